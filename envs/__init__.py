@@ -1,0 +1,41 @@
+"""hybridgym: Gymnasium environments for GUI agents, with an SDK channel beside the GUI.
+
+`import hybridgym` registers one gym id per task (`hybridgym/<suite>.<task>-v0`)
+and one per suite that samples a task at each reset (`hybridgym/Browser-v0`, ...).
+"""
+
+from gymnasium.envs.registration import register, registry
+
+from hybridgym.tasks import SUITES, TASKS
+
+from .actions import ActionError, Codec, parse_action
+
+__all__ = ["ActionError", "Codec", "parse_action", "SUITE_ENTRY_POINTS", "SUITE_IDS"]
+__version__ = "0.1.0"
+
+SUITE_ENTRY_POINTS = {
+    "computer": "hybridgym.computer:ComputerEnv",
+    "browser": "hybridgym.browser:BrowserEnv",
+    "mobile": "hybridgym.mobile:MobileEnv",
+    "game": "hybridgym.game:GameEnv",
+}
+SUITE_IDS = {suite: f"hybridgym/{suite.capitalize()}-v0" for suite in SUITES}
+#: Real desktops and browsers are not pixel-deterministic (clocks, caret blinks, the
+#: anti-aliasing of Chromium's tab strip); games run on a virtual clock and are.
+NONDETERMINISTIC = {"computer": True, "browser": True, "mobile": True, "game": False}
+
+
+def _register_all() -> None:
+    for suite in SUITES:
+        if SUITE_IDS[suite] not in registry:
+            register(id=SUITE_IDS[suite], entry_point=SUITE_ENTRY_POINTS[suite],
+                     nondeterministic=NONDETERMINISTIC[suite])
+    for task_id, task in sorted(TASKS.items()):
+        gym_id = f"hybridgym/{task_id}"
+        if gym_id not in registry:
+            register(id=gym_id, entry_point=SUITE_ENTRY_POINTS[task.suite],
+                     max_episode_steps=task.max_steps, kwargs={"task": task_id},
+                     nondeterministic=NONDETERMINISTIC[task.suite])
+
+
+_register_all()

@@ -1,0 +1,244 @@
+"""Typed actions: what every agent output is parsed into, and what a sandbox executes.
+
+Coordinates are absolute pixels of the env's screenshot (the whole display),
+already converted from whatever coordinate mode the agent used.  Keys are
+canonical names (see `keys.py`): lower-case, e.g. "ctrl", "enter", "a", "f5".
+"""
+
+from __future__ import annotations
+
+from dataclasses import asdict, dataclass, fields
+from typing import ClassVar
+
+
+class ActionError(ValueError):
+    """Agent output that cannot be turned into actions; the message says what was
+    wrong and what is accepted."""
+
+
+@dataclass(frozen=True)
+class Action:
+    action_type: ClassVar[str] = ""
+    #: which kind of channel executes it: "gui" (screen input), "sdk", or "control"
+    channel: ClassVar[str] = "gui"
+
+    def to_dict(self) -> dict:
+        d = {"action_type": self.action_type}
+        d.update(asdict(self))
+        return d
+
+
+# --- pointer ---------------------------------------------------------------
+@dataclass(frozen=True)
+class Click(Action):
+    action_type: ClassVar[str] = "click"
+    x: int
+    y: int
+
+
+@dataclass(frozen=True)
+class DoubleClick(Action):
+    action_type: ClassVar[str] = "left_double"
+    x: int
+    y: int
+
+
+@dataclass(frozen=True)
+class RightClick(Action):
+    action_type: ClassVar[str] = "right_single"
+    x: int
+    y: int
+
+
+@dataclass(frozen=True)
+class MiddleClick(Action):
+    action_type: ClassVar[str] = "middle_single"
+    x: int
+    y: int
+
+
+@dataclass(frozen=True)
+class MoveTo(Action):
+    """Move the pointer without pressing (UI-TARS `hover`, pyautogui `moveTo`)."""
+    action_type: ClassVar[str] = "hover"
+    x: int
+    y: int
+
+
+@dataclass(frozen=True)
+class Drag(Action):
+    """Press at (x1, y1), move to (x2, y2) with intermediate motion, release."""
+    action_type: ClassVar[str] = "drag"
+    x1: int
+    y1: int
+    x2: int
+    y2: int
+
+
+@dataclass(frozen=True)
+class MouseDown(Action):
+    action_type: ClassVar[str] = "mouse_down"
+    x: int | None = None   # None: where the pointer is
+    y: int | None = None
+    button: str = "left"   # left | right | middle
+
+
+@dataclass(frozen=True)
+class MouseUp(Action):
+    action_type: ClassVar[str] = "mouse_up"
+    x: int | None = None
+    y: int | None = None
+    button: str = "left"
+
+
+@dataclass(frozen=True)
+class Scroll(Action):
+    """Wheel scroll of `amount` notches in a direction, at (x, y) or where the pointer is."""
+    action_type: ClassVar[str] = "scroll"
+    direction: str          # up | down | left | right
+    x: int | None = None
+    y: int | None = None
+    amount: int = 5
+
+
+# --- keyboard --------------------------------------------------------------
+@dataclass(frozen=True)
+class TypeText(Action):
+    """Type literal text (any Unicode; "\\n" presses Enter)."""
+    action_type: ClassVar[str] = "type"
+    text: str
+
+
+@dataclass(frozen=True)
+class Hotkey(Action):
+    """Press keys in order, release in reverse order (e.g. ("ctrl", "c"))."""
+    action_type: ClassVar[str] = "hotkey"
+    keys: tuple[str, ...]
+
+
+@dataclass(frozen=True)
+class KeyDown(Action):
+    action_type: ClassVar[str] = "keydown"
+    key: str
+
+
+@dataclass(frozen=True)
+class KeyUp(Action):
+    action_type: ClassVar[str] = "keyup"
+    key: str
+
+
+# --- mobile ----------------------------------------------------------------
+@dataclass(frozen=True)
+class Tap(Action):
+    action_type: ClassVar[str] = "tap"
+    x: int
+    y: int
+
+
+@dataclass(frozen=True)
+class LongPress(Action):
+    action_type: ClassVar[str] = "long_press"
+    x: int
+    y: int
+    duration: float = 1.0   # seconds held
+
+
+@dataclass(frozen=True)
+class Swipe(Action):
+    """A touch moved from (x1, y1) to (x2, y2) with intermediate moves."""
+    action_type: ClassVar[str] = "swipe"
+    x1: int
+    y1: int
+    x2: int
+    y2: int
+
+
+@dataclass(frozen=True)
+class PressHome(Action):
+    action_type: ClassVar[str] = "press_home"
+
+
+@dataclass(frozen=True)
+class PressBack(Action):
+    action_type: ClassVar[str] = "press_back"
+
+
+@dataclass(frozen=True)
+class OpenApp(Action):
+    action_type: ClassVar[str] = "open_app"
+    app_name: str
+
+
+# --- SDK -------------------------------------------------------------------
+@dataclass(frozen=True)
+class Terminal(Action):
+    action_type: ClassVar[str] = "terminal"
+    channel: ClassVar[str] = "sdk"
+    command: str
+
+
+@dataclass(frozen=True)
+class ReadFile(Action):
+    action_type: ClassVar[str] = "read_file"
+    channel: ClassVar[str] = "sdk"
+    path: str
+
+
+@dataclass(frozen=True)
+class WriteFile(Action):
+    action_type: ClassVar[str] = "write_file"
+    channel: ClassVar[str] = "sdk"
+    path: str
+    content: str
+
+
+# --- control ---------------------------------------------------------------
+@dataclass(frozen=True)
+class Wait(Action):
+    action_type: ClassVar[str] = "wait"
+    channel: ClassVar[str] = "control"
+    seconds: float = 1.0
+
+
+@dataclass(frozen=True)
+class Finished(Action):
+    action_type: ClassVar[str] = "finished"
+    channel: ClassVar[str] = "control"
+    content: str = ""
+
+
+@dataclass(frozen=True)
+class CallUser(Action):
+    action_type: ClassVar[str] = "call_user"
+    channel: ClassVar[str] = "control"
+    content: str = ""
+
+
+ALL_ACTIONS: tuple[type[Action], ...] = (
+    Click, DoubleClick, RightClick, MiddleClick, MoveTo, Drag, MouseDown, MouseUp, Scroll,
+    TypeText, Hotkey, KeyDown, KeyUp,
+    Tap, LongPress, Swipe, PressHome, PressBack, OpenApp,
+    Terminal, ReadFile, WriteFile,
+    Wait, Finished, CallUser,
+)
+ACTION_TYPES: dict[str, type[Action]] = {cls.action_type: cls for cls in ALL_ACTIONS}
+
+
+def field_names(cls: type[Action]) -> tuple[str, ...]:
+    return tuple(f.name for f in fields(cls))
+
+
+# --- shared vocabulary of the parsers ----------------------------------------
+SCROLL_DIRECTIONS = ("up", "down", "left", "right")
+MOUSE_BUTTONS = ("left", "right", "middle")
+#: most repetitions one call may ask for (clicks=, presses=, scroll notches)
+MAX_REPEAT = 100
+
+
+def choice(value: object, accepted: tuple[str, ...], what: str) -> str:
+    """`value` lower-cased if it is one of `accepted`; else ActionError
+    "{what} up/down/left/right, got 'sideways'"."""
+    if isinstance(value, str) and value.strip().lower() in accepted:
+        return value.strip().lower()
+    raise ActionError(f"{what} {'/'.join(accepted)}, got {value!r}")

@@ -1,0 +1,265 @@
+"""Reader of pyautogui code ("pyautogui.click(100, 200)") into typed actions, through an `ast` whitelist.
+
+Allowed: `import pyautogui`, `import time`, string-literal lines (comments), and
+calls `pyautogui.<f>(...)` of the functions in `_SIGNATURES` or `time.sleep(...)`
+whose arguments are literals (numbers, strings, lists, tuples, True/False/None).
+Anything else raises ActionError naming the construct.  Nothing is executed.
+
+`dragTo` and `drag` start where the pointer is: the last position the same
+code string moved it to.  Code inside ``` fences is read without the fences.
+"""
+
+from __future__ import annotations
+
+import ast
+import math
+import re
+import warnings
+
+from .coords import CoordSpace
+from .keys import normalize_key, split_hotkey
+from .model import (
+    MAX_REPEAT, MOUSE_BUTTONS, Action, ActionError, Click, DoubleClick, Drag, Hotkey, KeyDown, KeyUp,
+    MiddleClick, MouseDown, MouseUp, MoveTo, RightClick, Scroll, TypeText, Wait, choice,
+)
+
+# pyautogui's positional parameters of each function ("*keys": any number of keys)
+_SIGNATURES = {
+    "click": ("x", "y", "clicks", "interval", "button", "duration", "tween"),
+    "doubleClick": ("x", "y", "interval", "button", "duration", "tween"),
+    "rightClick": ("x", "y", "duration", "tween"),
+    "middleClick": ("x", "y", "duration", "tween"),
+    "moveTo": ("x", "y", "duration", "tween"),
+    "dragTo": ("x", "y", "duration", "tween", "button"),
+    "drag": ("xOffset", "yOffset", "duration", "tween", "button"),
+    "mouseDown": ("x", "y", "button", "duration", "tween"),
+    "mouseUp": ("x", "y", "button", "duration", "tween"),
+    "scroll": ("clicks", "x", "y"),
+    "vscroll": ("clicks", "x", "y"),
+    "hscroll": ("clicks", "x", "y"),
+    "write": ("message", "interval"),
+    "typewrite": ("message", "interval"),
+    "press": ("keys", "presses", "interval"),
+    "hotkey": ("*keys",),
+    "keyDown": ("key",),
+    "keyUp": ("key",),
+    "sleep": ("seconds",),
+}
+# keywords pyautogui takes that change nothing here (timing, logging)
+_IGNORED = frozenset({"interval", "duration", "tween", "logScreenshot", "_pause", "mouseDownUp"})
+_ACCEPTED = ("accepted: import pyautogui/time and calls of "
+             + ", ".join(f"pyautogui.{f}" for f in _SIGNATURES) + ", time.sleep with literal arguments")
+_BUTTONS = {"primary": "left", "secondary": "right"}
+_CODE_START = re.compile(r"\s*(?:import\s|from\s|```|[\w.]+\s*\()")
+_FENCE = re.compile(r"```(?:python|py)?[ \t]*\n(.*?)```", re.S)
+
+
+def looks_like_pyautogui(text: str) -> bool:
+    """Whether `text` reads as pyautogui code, or Python meant as such (checked after `looks_like_uitars`)."""
+    return "pyautogui." in text or bool(_CODE_START.match(text))
+
+
+def parse_pyautogui(code: str, space: CoordSpace) -> list[Action]:
+    """Typed actions of a pyautogui code string; coordinates are read in `space`."""
+    return _Reader(code, space).actions()
+
+
+class _Reader:
+    def __init__(self, code: str, space: CoordSpace) -> None:
+        fenced = _FENCE.findall(code)
+        self.code = ("\n".join(fenced) if fenced else code).strip()
+        self.space = space
+        self.pointer: tuple[float, float] | None = None   # in the agent's coordinates
+
+    def actions(self) -> list[Action]:
+        try:
+            with warnings.catch_warnings():        # e.g. SyntaxWarning for '\d' in the agent's strings
+                warnings.simplefilter("ignore")
+                tree = ast.parse(self.code, mode="exec")
+        except SyntaxError as e:
+            raise ActionError(f"pyautogui code does not parse: {e.msg} (line {e.lineno})") from None
+        except ValueError as e:                   # e.g. null bytes
+            raise ActionError(f"pyautogui code cannot be read: {e}") from None
+        except (RecursionError, MemoryError):
+            raise ActionError("pyautogui code is nested too deeply to read") from None
+        actions = []
+        for stmt in tree.body:
+            if isinstance(stmt, ast.Import) and all(
+                    a.name in ("pyautogui", "time") and a.asname is None for a in stmt.names):
+                continue
+            if isinstance(stmt, ast.Pass) or (isinstance(stmt, ast.Expr) and isinstance(stmt.value, ast.Constant)
+                                              and isinstance(stmt.value.value, str)):
+                continue
+            if not isinstance(stmt, ast.Expr):
+                raise ActionError(f"line {stmt.lineno}: {self._show(stmt)} ({type(stmt).__name__}) is not allowed; "
+                                  f"{_ACCEPTED}")
+            if not isinstance(stmt.value, ast.Call):
+                raise ActionError(f"line {stmt.lineno}: {self._show(stmt)} is not a call; {_ACCEPTED}")
+            actions.extend(self._call(stmt.value))
+        return actions
+
+    def _show(self, node: ast.AST) -> str:
+        text = ast.get_source_segment(self.code, node) or type(node).__name__
+        return f"`{text[:60]}{'...' if len(text) > 60 else ''}`"
+
+    def _call(self, call: ast.Call) -> list[Action]:
+        func = call.func
+        module = func.value.id if isinstance(func, ast.Attribute) and isinstance(func.value, ast.Name) else None
+        name = func.attr if module else None
+        if not ((module == "pyautogui" and name in _SIGNATURES) or (module == "time" and name == "sleep")):
+            raise ActionError(f"line {call.lineno}: {self._show(func)} is not an allowed call; {_ACCEPTED}")
+        return _HANDLERS[name](self, name, self._bind(name, call))
+
+    def _bind(self, name: str, call: ast.Call) -> dict:
+        params = _SIGNATURES[name]
+        positional = [self._literal(a) for a in call.args]
+        if params == ("*keys",):
+            args = {"keys": positional}
+        elif len(positional) > len(params):
+            raise ActionError(f"{name}() takes at most {len(params)} positional arguments "
+                              f"({', '.join(params)}), got {len(positional)}")
+        else:
+            args = dict(zip(params, positional))
+        for kw in call.keywords:
+            if kw.arg is None:
+                raise ActionError(f"line {call.lineno}: {self._show(kw)} (**kwargs) is not allowed; "
+                                  f"pass arguments by name")
+            if kw.arg in args or (kw.arg not in params and kw.arg not in _IGNORED):
+                accepted = [p for p in params if p != "*keys"] + sorted(_IGNORED - set(params))
+                raise ActionError(f"{name}() got {'a repeated' if kw.arg in args else 'an unknown'} argument "
+                                  f"{kw.arg}=; accepted: {', '.join(accepted)}")
+            args[kw.arg] = self._literal(kw.value)
+        return args
+
+    def _literal(self, node: ast.AST):
+        if isinstance(node, ast.Constant) and (node.value is None or type(node.value) in (bool, int, float, str)):
+            return node.value
+        if (isinstance(node, ast.UnaryOp) and isinstance(node.op, (ast.USub, ast.UAdd))
+                and isinstance(node.operand, ast.Constant) and type(node.operand.value) in (int, float)):
+            return -node.operand.value if isinstance(node.op, ast.USub) else node.operand.value
+        if isinstance(node, (ast.List, ast.Tuple)):
+            return [self._literal(e) for e in node.elts]
+        raise ActionError(f"line {node.lineno}: argument {self._show(node)} ({type(node).__name__}) is not a literal; "
+                          f"pyautogui arguments must be numbers, strings, lists, tuples, True/False/None")
+
+    # --- pointer ---------------------------------------------------------
+    def _target(self, name: str, args: dict) -> tuple[int, int] | None:
+        """Pixel of the call's x, y (or one (x, y) pair); None when both are left out."""
+        px, py = args.get("x"), args.get("y")
+        if isinstance(px, list) and py is None:      # pyautogui.click((100, 200))
+            if len(px) != 2:
+                raise ActionError(f"{name}() takes a point as x, y or (x, y), got {px!r}")
+            px, py = px
+        if px is None and py is None:
+            return None
+        if px is None or py is None:
+            raise ActionError(f"{name}() needs both x and y, got x={px!r}, y={py!r}")
+        at = self.space.point((px, py), f"{name}()")
+        self.pointer = (px, py)
+        return at
+
+    def _required_target(self, name: str, args: dict) -> tuple[int, int]:
+        """Pixel of the call's x, y, or of the pointer when they are left out."""
+        at = self._target(name, args)
+        if at is None and self.pointer is not None:
+            at = self.space.point(self.pointer, f"{name}()")
+        if at is None:
+            raise ActionError(f"{name}() without x, y acts where the pointer is, which is unknown here; "
+                              f"give x and y, or moveTo(x, y) earlier in the same code")
+        return at
+
+    def _do_click(self, name: str, args: dict) -> list[Action]:
+        at = self._required_target(name, args)
+        button = {"rightClick": "right", "middleClick": "middle"}.get(name) or _button(name, args)
+        clicks = 2 if name == "doubleClick" else _count(name, args, "clicks")
+        if button == "left" and clicks == 2:
+            return [DoubleClick(*at)]
+        return [{"left": Click, "right": RightClick, "middle": MiddleClick}[button](*at)] * clicks
+
+    def _do_moveTo(self, name: str, args: dict) -> list[Action]:
+        return [MoveTo(*self._required_target(name, args))]
+
+    def _do_dragTo(self, name: str, args: dict) -> list[Action]:
+        if self.pointer is None:
+            raise ActionError(f"{name}() drags from where the pointer is, which is unknown here; "
+                              f"moveTo(x, y) first in the same code")
+        if _button(name, args) != "left":
+            raise ActionError(f"{name}() drags with button='left' only, got {args['button']!r}")
+        start = self.space.point(self.pointer, f"{name}()")
+        if name == "drag":
+            dx, dy = args.get("xOffset", 0), args.get("yOffset", 0)
+            if not all(type(v) in (int, float) for v in (dx, dy)):
+                raise ActionError(f"drag() needs numbers xOffset, yOffset, got {dx!r}, {dy!r}")
+            args = {"x": self.pointer[0] + dx, "y": self.pointer[1] + dy}
+        return [Drag(*start, *self._required_target(name, args))]
+
+    def _do_mouseDown(self, name: str, args: dict) -> list[Action]:
+        at = self._target(name, args) or (None, None)
+        return [(MouseDown if name == "mouseDown" else MouseUp)(*at, button=_button(name, args))]
+
+    def _do_scroll(self, name: str, args: dict) -> list[Action]:
+        clicks = args.get("clicks")
+        if type(clicks) is not int or clicks == 0 or abs(clicks) > MAX_REPEAT:
+            raise ActionError(f"{name}() needs a non-zero int number of clicks within ±{MAX_REPEAT}, got {clicks!r}")
+        direction = ("right" if clicks > 0 else "left") if name == "hscroll" else ("up" if clicks > 0 else "down")
+        at = self._target(name, args)
+        return [Scroll(direction, *(at or (None, None)), amount=abs(clicks))]
+
+    # --- keyboard --------------------------------------------------------
+    def _do_write(self, name: str, args: dict) -> list[Action]:
+        message = args.get("message")
+        if isinstance(message, str):
+            return [TypeText(message)]
+        if isinstance(message, list) and message:        # typewrite(['a', 'enter']) presses keys
+            return [Hotkey((normalize_key(k),)) for k in message]
+        raise ActionError(f"{name}() needs a string message (or a list of keys), got {message!r}")
+
+    def _do_press(self, name: str, args: dict) -> list[Action]:
+        keys = args.get("keys")
+        keys = keys if isinstance(keys, list) else [keys]
+        presses = _count(name, args, "presses")
+        if not keys or len(keys) * presses > MAX_REPEAT:
+            raise ActionError(f"press() needs 1 to {MAX_REPEAT} key presses, got {len(keys)} keys x {presses}")
+        return [Hotkey((normalize_key(k),)) for _ in range(presses) for k in keys]
+
+    def _do_hotkey(self, name: str, args: dict) -> list[Action]:
+        keys = args["keys"][0] if len(args["keys"]) == 1 and isinstance(args["keys"][0], list) else args["keys"]
+        if not keys:
+            raise ActionError("hotkey() needs keys, e.g. pyautogui.hotkey('ctrl', 'c')")
+        return [Hotkey(tuple(k for key in keys for k in split_hotkey(key)))]
+
+    def _do_keyDown(self, name: str, args: dict) -> list[Action]:
+        if "key" not in args:
+            raise ActionError(f"{name}() needs a key, e.g. pyautogui.{name}('shift')")
+        return [(KeyDown if name == "keyDown" else KeyUp)(normalize_key(args["key"]))]
+
+    def _do_sleep(self, name: str, args: dict) -> list[Action]:
+        seconds = args.get("seconds")
+        if type(seconds) not in (int, float) or not math.isfinite(seconds) or seconds < 0:
+            raise ActionError(f"sleep() needs a number of seconds >= 0, got {seconds!r}")
+        return [Wait(float(seconds))]
+
+
+def _button(name: str, args: dict) -> str:
+    button = args.get("button", "left")
+    button = _BUTTONS.get(button, button) if isinstance(button, str) else button
+    return choice(button, MOUSE_BUTTONS, f"{name}() needs button")
+
+
+def _count(name: str, args: dict, key: str) -> int:
+    count = args.get(key, 1)
+    if type(count) is not int or not 1 <= count <= MAX_REPEAT:
+        raise ActionError(f"{name}() needs {key} to be an int from 1 to {MAX_REPEAT}, got {count!r}")
+    return count
+
+
+_HANDLERS = {
+    "click": _Reader._do_click, "doubleClick": _Reader._do_click, "rightClick": _Reader._do_click,
+    "middleClick": _Reader._do_click, "moveTo": _Reader._do_moveTo,
+    "dragTo": _Reader._do_dragTo, "drag": _Reader._do_dragTo,
+    "mouseDown": _Reader._do_mouseDown, "mouseUp": _Reader._do_mouseDown,
+    "scroll": _Reader._do_scroll, "vscroll": _Reader._do_scroll, "hscroll": _Reader._do_scroll,
+    "write": _Reader._do_write, "typewrite": _Reader._do_write,
+    "press": _Reader._do_press, "hotkey": _Reader._do_hotkey,
+    "keyDown": _Reader._do_keyDown, "keyUp": _Reader._do_keyDown, "sleep": _Reader._do_sleep,
+}

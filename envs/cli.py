@@ -1,0 +1,140 @@
+"""The `hybridgym` command: list tasks, run one episode with screenshots, benchmark agents on suites."""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+import time
+from collections import defaultdict
+from pathlib import Path
+
+import gymnasium as gym
+
+
+def _envs_for(suites):
+    import hybridgym  # noqa: F401  (registers the ids)
+    return {s: gym.make(hybridgym.SUITE_IDS[s]) for s in suites}
+
+
+def cmd_list(args) -> int:
+    from hybridgym.tasks import SUITES, tasks_of
+    for suite in SUITES:
+        if args.suite and suite != args.suite:
+            continue
+        tasks = sorted(tasks_of(suite), key=lambda t: t.id)
+        print(f"{suite} ({len(tasks)} tasks)")
+        for t in tasks:
+            doc = (type(t).__doc__ or "").strip().splitlines()[0] if type(t).__doc__ else ""
+            flags = " [sdk]" if t.sdk else ""
+            print(f"  hybridgym/{t.id:40s} max_steps={t.max_steps:<4d}{flags} {doc}")
+    return 0
+
+
+def cmd_run(args) -> int:
+    import numpy as np
+    from PIL import Image
+
+    import hybridgym  # noqa: F401
+    from hybridgym.agents import make_agent, run_episode
+    out = Path(args.out)
+    out.mkdir(parents=True, exist_ok=True)
+    env = gym.make(f"hybridgym/{args.task.split('/', 1)[-1]}")
+    agent = make_agent(args.agent)
+    try:
+        def save(step, obs, info):
+            Image.fromarray(obs["screenshot"]).save(out / f"step-{step:03d}.png")
+            print(f"step {step}: actions={info['actions']} error={info['action_error']} "
+                  f"step_s={info['timings']['step_s']:.3f}", flush=True)
+        summary = run_episode(env, agent, args.seed, on_step=save)
+        Image.fromarray(np.asarray(env.unwrapped.render() if env.unwrapped.render_mode else
+                                   env.unwrapped._frame)).save(out / "final.png")
+    finally:
+        env.close()
+    print(json.dumps(summary))
+    return 0 if summary["error"] is None else 1
+
+
+def cmd_bench(args) -> int:
+    import hybridgym  # noqa: F401
+    from hybridgym.agents import make_agent, run_episode
+    from hybridgym.tasks import SUITES, TASKS
+    suites = [args.suite] if args.suite else list(SUITES)
+    for s in suites:
+        if s not in SUITES:
+            print(f"unknown suite {s!r}; suites: {', '.join(SUITES)}", file=sys.stderr)
+            return 2
+    agents = [make_agent(a) for a in args.agent.split(",")]
+    tasks = sorted((t for t in TASKS.values() if t.suite in suites and (not args.task or t.id == args.task)),
+                   key=lambda t: t.id)
+    if not tasks:
+        print("no task matches", file=sys.stderr)
+        return 2
+    seeds = list(range(args.seed, args.seed + args.episodes))
+    results = []
+    out = open(args.out, "w") if args.out else None
+    envs = _envs_for(sorted({t.suite for t in tasks}))
+    try:
+        for task in tasks:
+            for agent in agents:
+                for seed in seeds:
+                    r = run_episode(envs[task.suite], agent, seed, task=task.id)
+                    results.append(r)
+                    if out:
+                        out.write(json.dumps(r, ensure_ascii=False) + "\n")
+                        out.flush()
+                    if args.verbose:
+                        print(json.dumps(r, ensure_ascii=False), flush=True)
+    finally:
+        for env in envs.values():
+            env.close()
+        if out:
+            out.close()
+    _print_table(results)
+    return 0
+
+
+def _print_table(results) -> None:
+    groups = defaultdict(list)
+    for r in results:
+        groups[(r["task_id"], r["agent"])].append(r)
+    head = f"{'task':42s} {'agent':7s} {'n':>3s} {'success':>8s} {'reward':>8s} {'steps':>6s} {'wall_s':>7s}"
+    print(head)
+    print("-" * len(head))
+    for (task, agent), rs in sorted(groups.items()):
+        n = len(rs)
+        print(f"{task:42s} {agent:7s} {n:3d} {sum(r['success'] for r in rs) / n:8.0%} "
+              f"{sum(r['reward'] for r in rs) / n:8.2f} {sum(r['steps'] for r in rs) / n:6.1f} "
+              f"{sum(r['wall_s'] for r in rs) / n:7.2f}")
+    by_agent = defaultdict(list)
+    for r in results:
+        by_agent[r["agent"]].append(r["success"])
+    print("-" * len(head))
+    for agent, s in sorted(by_agent.items()):
+        print(f"{'all tasks':42s} {agent:7s} {len(s):3d} {sum(s) / len(s):8.0%}")
+
+
+def main(argv=None) -> int:
+    p = argparse.ArgumentParser(prog="hybridgym", description=__doc__)
+    sub = p.add_subparsers(dest="cmd", required=True)
+    pl = sub.add_parser("list", help="list tasks by suite")
+    pl.add_argument("--suite")
+    pr = sub.add_parser("run", help="run one episode and save each step's screenshot")
+    pr.add_argument("--task", required=True, help="task id, e.g. browser.todo-add-v0")
+    pr.add_argument("--agent", default="oracle")
+    pr.add_argument("--seed", type=int, default=0)
+    pr.add_argument("--out", default="runs/latest")
+    pb = sub.add_parser("bench", help="score agents on suites; one JSON line per episode")
+    pb.add_argument("--suite", help="computer, browser, mobile or game (default: all)")
+    pb.add_argument("--task", help="only this task id")
+    pb.add_argument("--agent", default="oracle,random,noop", help="comma-separated: oracle, random, noop")
+    pb.add_argument("--episodes", type=int, default=1, help="episodes per task and agent")
+    pb.add_argument("--seed", type=int, default=0, help="first seed")
+    pb.add_argument("--out", help="JSON-lines file")
+    pb.add_argument("-v", "--verbose", action="store_true")
+    args = p.parse_args(argv)
+    return {"list": cmd_list, "run": cmd_run, "bench": cmd_bench}[args.cmd](args)
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,56 @@
+"""The computer suite env: a Linux desktop on a private Xvfb display."""
+
+from __future__ import annotations
+
+from .core import HybridEnv
+from .sandbox import Sandbox
+
+
+class ComputerEnv(HybridEnv):
+    """
+    ## Description
+    A Linux desktop (Xvfb 1280×800, the openbox window manager) with real Debian
+    apps (a text editor, ...), started per task. The agent sees the whole screen and
+    acts with the mouse and keyboard through XTEST, like a person; tasks that offer
+    the SDK also accept `terminal`, `read_file` and `write_file`, run in the same
+    home folder the apps use (a per-episode workspace, sandboxed with bubblewrap).
+
+    ## Action Space
+    `UnicodeText`: UI-TARS response text (`Action: click(point='<point>500 300</point>')`),
+    pyautogui code (`pyautogui.click(640, 400)`), a dict (`{"action_type": "click",
+    "x": 640, "y": 400}`) or a list of typed actions (`hybridgym.parse_action`).
+    Computer actions: click, left_double, right_single, hover, drag, scroll (4
+    directions), type, hotkey, press, keydown, keyup, wait, finished, call_user; SDK:
+    terminal, read_file, write_file. Malformed actions do not raise: the error is in
+    `info["action_error"]` and `obs["action_error"]`, and the episode goes on.
+
+    ## Observation Space
+    `Dict(screenshot=Box(0, 255, (800, 1280, 3), uint8), instruction=UnicodeText,
+    sdk_output=UnicodeText, action_error=UnicodeText)`. The screenshot is taken once
+    the screen has settled after the step's input.
+
+    ## Rewards
+    1.0 when the task's checker passes at the end of the episode, else 0.0
+    (partial credit where a checker grades it). Checkers read files and app state.
+
+    ## Starting State
+    A fresh home folder built by the task (documents, data files), the task's apps
+    restarted and their windows mapped.
+
+    ## Episode End
+    Terminated when the agent sends `finished(...)` or `call_user()`; truncated at the
+    task's step budget, or when a part of the sandbox fails (error in `info["error"]`).
+
+    ## Arguments
+    `task`, `coords`, `max_steps`, `render_mode` (see `HybridEnv`).
+
+    ## Version History
+    * v0: first version.
+    """
+
+    suite = "computer"
+    screen_size = (1280, 800)
+    platform = "computer"
+
+    def _make_sandbox(self) -> Sandbox:
+        return Sandbox(*self.screen_size, window_manager=True)

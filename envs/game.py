@@ -1,0 +1,58 @@
+"""The game suite env: HTML5 games on Playwright's virtual clock, full screen in Chromium."""
+
+from __future__ import annotations
+
+from hybridgym.assets import ASSETS
+
+from .core import HybridEnv
+from .sandbox import Sandbox
+
+
+class GameEnv(HybridEnv):
+    """
+    ## Description
+    An HTML5 game (assets/games/<name>/) full screen in Chromium on an 800×600 Xvfb
+    display. Game time is virtual: Playwright's clock is installed before the page
+    loads and each step advances it by the task's `step_ms`; nothing runs between
+    steps, so a run is deterministic for a seed and an action sequence, and faster
+    than real time. Input is real X keyboard and mouse input.
+
+    ## Action Space
+    As `ComputerEnv` (keys and clicks are what games use). `wait()` advances the game
+    clock by its seconds instead of sleeping.
+
+    ## Observation Space
+    `Dict(screenshot=Box(0, 255, (600, 800, 3), uint8), instruction, sdk_output,
+    action_error)`; `info["score"]` is the game's score.
+
+    ## Rewards
+    The change of the game's score at each step.
+
+    ## Starting State
+    A new game seeded from the reset seed, clock at 0.
+
+    ## Episode End
+    Terminated at game over or on `finished(...)`; truncated at the step budget.
+    `info["success"]` says whether the task's target score was reached.
+
+    ## Arguments
+    `task`, `coords`, `max_steps`, `render_mode` (see `HybridEnv`).
+
+    ## Version History
+    * v0: first version.
+    """
+
+    suite = "game"
+    screen_size = (800, 600)
+    platform = "computer"
+
+    def _make_sandbox(self) -> Sandbox:
+        return Sandbox(*self.screen_size, browser="app", web_root=ASSETS / "games")
+
+    def _wait(self, seconds: float) -> None:
+        self.sandbox.browser.advance_clock(max(0.0, min(float(seconds), 60.0)) * 1000)
+
+    def _observe(self, first: bool = False) -> None:
+        # the page's timers are virtual: wait for two real frames, then for the screen to settle
+        self.sandbox.browser.wait_real_frame()
+        self._frame, self._raw, _ = self.sandbox.capture.settle(before=None, quiet=0.02, max_wait=0.5)

@@ -1,0 +1,273 @@
+"""What an env stands on: a display, input, capture, a browser, a local web server, apps, and the SDK.
+
+`Sandbox` composes the parts a suite needs, executes typed actions on them,
+and owns their lifetime: `close()` stops everything it started, also after a
+crash of the browser or the display.
+"""
+
+from __future__ import annotations
+
+import os
+import signal
+import subprocess
+import time
+from pathlib import Path
+
+from ..actions import model as A
+from .browser import ChromiumBrowser
+from .capture import XShmCapture
+from .display import XvfbDisplay
+from .shell import BubblewrapShell, ShellResult
+from .webserver import AppServer, RecordStore
+from .workspace import PathEscapeError, Workspace
+from .xinput import XTestInput
+
+__all__ = ["Sandbox", "SandboxError", "ChromiumBrowser", "XShmCapture", "XvfbDisplay",
+           "BubblewrapShell", "ShellResult", "AppServer", "RecordStore", "Workspace",
+           "PathEscapeError", "XTestInput"]
+
+
+class SandboxError(RuntimeError):
+    """A part of the sandbox failed (crashed browser, dead display, ...)."""
+
+
+class Sandbox:
+    """The machine one env acts on.
+
+    width, height: the display in pixels (the screenshot size).
+    browser: None, "window" (a browser window with tabs) or "app" (one full-screen page).
+    scale: screen pixels per CSS pixel in the browser; touch: a touch screen (taps via CDP).
+    web_root: a folder served on 127.0.0.1 with a JSON record API (AppServer).
+    window_manager: start openbox on the display (desktop apps).
+    """
+
+    def __init__(self, width: int, height: int, *, browser: str | None = None, scale: float = 1.0,
+                 touch: bool = False, web_root: Path | None = None, window_manager: bool = False,
+                 shell_timeout: float = 30.0):
+        self.width, self.height = width, height
+        self._browser_mode, self._scale, self._touch = browser, scale, touch
+        self._web_root, self._wm, self._shell_timeout = web_root, window_manager, shell_timeout
+        self.display: XvfbDisplay | None = None
+        self.input: XTestInput | None = None
+        self.capture: XShmCapture | None = None
+        self.browser: ChromiumBrowser | None = None
+        self.server: AppServer | None = None
+        self.workspace: Workspace | None = None
+        self.shell: BubblewrapShell | None = None
+        self._wm_proc: subprocess.Popen | None = None
+        self._apps: list[subprocess.Popen] = []
+        self.timings: dict[str, float] = {}
+
+    # -- lifetime ----------------------------------------------------------
+    def start(self) -> "Sandbox":
+        try:
+            t = time.perf_counter()
+            self.display = XvfbDisplay(self.width, self.height).start()
+            self.input = XTestInput(self.display.name)
+            self.capture = XShmCapture(self.display.name, self.width, self.height)
+            self.timings["display_s"] = time.perf_counter() - t
+            self.workspace = Workspace()
+            self.shell = BubblewrapShell(self.workspace.root, timeout=self._shell_timeout)
+            if self._wm:
+                self._wm_proc = self._spawn(["openbox", "--config-file", str(_openbox_config())])
+            if self._web_root is not None:
+                self.server = AppServer(self._web_root)
+            if self._browser_mode is not None:
+                t = time.perf_counter()
+                # GTK settings with animations off: Chromium's window frame then stops animating
+                browser_env = self.display.child_env(XDG_CONFIG_HOME=str(_xdg_config()))
+                self.browser = ChromiumBrowser(browser_env, self.width, self.height,
+                                               mode=self._browser_mode, scale=self._scale,
+                                               touch=self._touch,
+                                               allowed_origins=(self.server.origin,) if self.server else ()).start()
+                # the first window keeps animating its frame for a while: let it finish now
+                self.browser.load("about:blank")
+                self.capture.settle(quiet=0.5, max_wait=3.0)
+                self.timings["browser_s"] = time.perf_counter() - t
+        except Exception:
+            self.close()
+            raise
+        return self
+
+    def _spawn(self, argv: list[str], env: dict[str, str] | None = None) -> subprocess.Popen:
+        return subprocess.Popen(argv, env=env or self.display.child_env(HOME=str(self.workspace.root)),
+                                stdin=subprocess.DEVNULL, stdout=subprocess.DEVNULL,
+                                stderr=subprocess.DEVNULL, start_new_session=True,
+                                cwd=str(self.workspace.root))
+
+    def launch_app(self, argv: list[str], **env: str) -> subprocess.Popen:
+        """Start a desktop program on the display, in the workspace, with HOME = the workspace."""
+        proc = self._spawn(argv, self.display.child_env(HOME=str(self.workspace.root),
+                                                         XDG_CONFIG_HOME=str(self.workspace.root / ".config"),
+                                                         NO_AT_BRIDGE="1", GTK_A11Y="none", **env))
+        self._apps.append(proc)
+        return proc
+
+    def kill_apps(self) -> None:
+        for proc in self._apps:
+            _kill_group(proc)
+        self._apps.clear()
+
+    def health(self) -> str | None:
+        """None if every part is alive, else what died."""
+        if self.display is None or not self.display.is_alive():
+            return "the X display died"
+        if self.browser is not None and not self.browser.is_alive():
+            return "the browser died"
+        return None
+
+    def close(self) -> None:
+        self.kill_apps()
+        for part in ("browser", "server", "capture", "input"):
+            obj = getattr(self, part)
+            if obj is not None:
+                try:
+                    obj.close()
+                except Exception:
+                    pass
+                setattr(self, part, None)
+        if self._wm_proc is not None:
+            _kill_group(self._wm_proc)
+            self._wm_proc = None
+        if self.display is not None:
+            self.display.stop()
+            self.display = None
+        if self.workspace is not None:
+            self.workspace.remove()
+            self.workspace = None
+
+    # -- windows -----------------------------------------------------------
+    def wait_for_window(self, wm_class: str | None = None, title: str | None = None,
+                        timeout: float = 10.0) -> int:
+        """Poll the X window tree until a mapped window whose WM_CLASS contains `wm_class`
+        and whose title contains `title` exists (either may be None); return its id."""
+        from Xlib import X, display as xdisplay
+        d = xdisplay.Display(self.display.name)
+        try:
+            deadline = time.monotonic() + timeout
+            while time.monotonic() < deadline:
+                for win in _walk(d.screen().root, depth=2):
+                    try:
+                        if win.get_attributes().map_state != X.IsViewable:
+                            continue
+                        cls = win.get_wm_class() or ()
+                        name = win.get_wm_name() or ""
+                        if isinstance(name, bytes):
+                            name = name.decode("utf-8", "replace")
+                        if (wm_class is None or wm_class in cls) and (title is None or title in name):
+                            if wm_class is not None or title is not None:
+                                return win.id
+                    except Exception:
+                        continue
+                time.sleep(0.02)
+        finally:
+            d.close()
+        raise SandboxError(f"no window (class {wm_class!r}, title {title!r}) appeared within {timeout:.0f} s")
+
+    # -- acting --------------------------------------------------------------
+    def check_point(self, x: int, y: int) -> None:
+        if not (0 <= x < self.width and 0 <= y < self.height):
+            raise A.ActionError(f"point ({x}, {y}) is outside the {self.width}x{self.height} screen")
+
+    def execute(self, action: A.Action) -> None:
+        """Perform one GUI action (pointer, keyboard, touch) on the display."""
+        pts = [(getattr(action, a), getattr(action, b)) for a, b in (("x", "y"), ("x1", "y1"), ("x2", "y2"))
+               if getattr(action, a, None) is not None and getattr(action, b, None) is not None]
+        for x, y in pts:
+            self.check_point(x, y)
+        touch = self._touch and self.browser is not None
+        inp = self.input
+        if isinstance(action, (A.Tap,)) or (touch and isinstance(action, A.Click)):
+            if touch:
+                self.browser.touch("touchStart", [(action.x, action.y)])
+                self.browser.touch("touchEnd", [])
+            else:
+                inp.click(action.x, action.y)
+        elif isinstance(action, A.LongPress):
+            if touch:
+                self.browser.touch("touchStart", [(action.x, action.y)])
+                time.sleep(action.duration)
+                self.browser.touch("touchEnd", [])
+            else:
+                inp.move(action.x, action.y)
+                inp.button("left", True)
+                inp.sync()
+                time.sleep(action.duration)
+                inp.button("left", False)
+                inp.sync()
+        elif isinstance(action, A.Swipe) or (touch and isinstance(action, A.Drag)):
+            if touch:
+                steps = 8
+                self.browser.touch("touchStart", [(action.x1, action.y1)])
+                for i in range(1, steps + 1):
+                    self.browser.touch("touchMove", [(action.x1 + (action.x2 - action.x1) * i / steps,
+                                                      action.y1 + (action.y2 - action.y1) * i / steps)])
+                self.browser.touch("touchEnd", [])
+            else:
+                inp.drag(action.x1, action.y1, action.x2, action.y2)
+        elif isinstance(action, A.Click):
+            inp.click(action.x, action.y)
+        elif isinstance(action, A.DoubleClick):
+            inp.click(action.x, action.y, count=2)
+        elif isinstance(action, A.RightClick):
+            inp.click(action.x, action.y, button="right")
+        elif isinstance(action, A.MiddleClick):
+            inp.click(action.x, action.y, button="middle")
+        elif isinstance(action, A.MoveTo):
+            inp.move(action.x, action.y)
+            inp.sync()
+        elif isinstance(action, A.Drag):
+            inp.drag(action.x1, action.y1, action.x2, action.y2)
+        elif isinstance(action, (A.MouseDown, A.MouseUp)):
+            if action.x is not None and action.y is not None:
+                inp.move(action.x, action.y)
+            inp.button(action.button, isinstance(action, A.MouseDown))
+            inp.sync()
+        elif isinstance(action, A.Scroll):
+            inp.scroll(action.direction, action.amount, action.x, action.y)
+        elif isinstance(action, A.TypeText):
+            inp.type_text(action.text)
+        elif isinstance(action, A.Hotkey):
+            inp.hotkey(action.keys)
+        elif isinstance(action, (A.KeyDown, A.KeyUp)):
+            inp.key(action.key, isinstance(action, A.KeyDown))
+            inp.sync()
+        else:
+            raise A.ActionError(f"{action.action_type}() is not a screen action this env can perform")
+
+
+def _walk(win, depth: int):
+    yield win
+    if depth > 0:
+        try:
+            children = win.query_tree().children
+        except Exception:
+            return
+        for c in children:
+            yield from _walk(c, depth - 1)
+
+
+def _kill_group(proc: subprocess.Popen) -> None:
+    if proc.poll() is None:
+        try:
+            os.killpg(proc.pid, signal.SIGTERM)
+            proc.wait(timeout=2)
+        except (ProcessLookupError, subprocess.TimeoutExpired):
+            try:
+                os.killpg(proc.pid, signal.SIGKILL)
+            except ProcessLookupError:
+                pass
+    try:
+        proc.wait(timeout=2)
+    except subprocess.TimeoutExpired:
+        pass
+
+
+def _xdg_config() -> Path:
+    from ..assets import ASSETS
+    return ASSETS / "desktop" / "xdg-config"
+
+
+def _openbox_config() -> Path:
+    from ..assets import ASSETS
+    return ASSETS / "desktop" / "openbox-rc.xml"

@@ -1,0 +1,245 @@
+"""A headful Chromium on an env's own X display, driven by Playwright (Debian's /usr/bin/chromium).
+
+Playwright is for setup, state inspection, touch events and the virtual clock;
+the agent's mouse and keys go through X like a person's, and the screen is
+captured from X. The browser lives as long as the env; a reset opens a fresh
+context (cookies, storage, tabs) and page, it does not relaunch Chromium.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import os
+import threading
+from urllib.parse import urlsplit
+
+from playwright.sync_api import Error as PlaywrightError
+from playwright.sync_api import sync_playwright
+
+CHROMIUM = os.environ.get("HYBRIDGYM_CHROMIUM", "/usr/bin/chromium")
+BASE_FLAGS = [
+    "--no-sandbox", "--disable-gpu", "--disable-background-networking",
+    "--disable-component-update", "--disable-sync", "--no-first-run",
+    "--disable-features=Translate,MediaRouter,OptimizationHints",
+    "--disable-infobars", "--test-type", "--password-store=basic",
+    "--disable-session-crashed-bubble", "--hide-crash-restore-bubble",
+    # the same pixels for the same state: whole-frame raster and swaps, no LCD text
+    "--disable-partial-raster", "--ui-disable-partial-swap", "--disable-lcd-text",
+    "--force-color-profile=srgb",
+]
+
+# Captured before any page script (and before Playwright's fake clock) so the env can
+# wait for a real rendered frame even when the page's timers are virtual.
+_REAL_FRAME_SCRIPT = """
+(() => {
+  const raf = window.requestAnimationFrame.bind(window);
+  Object.defineProperty(window, '__hybridgymRealFrame', {
+    value: () => new Promise(r => raf(() => raf(r))), enumerable: false });
+})();
+"""
+
+_local = threading.local()
+
+
+def _playwright():
+    """One Playwright driver per thread, shared by the envs of that thread (reference counted)."""
+    st = getattr(_local, "state", None)
+    if st is None:
+        st = _local.state = {"pw": sync_playwright().start(), "refs": 0}
+    st["refs"] += 1
+    return st["pw"]
+
+
+def _release_playwright() -> None:
+    st = getattr(_local, "state", None)
+    if st is None:
+        return
+    st["refs"] -= 1
+    if st["refs"] <= 0:
+        try:
+            st["pw"].stop()
+        finally:
+            _local.state = None
+
+
+@contextlib.contextmanager
+def shared_playwright():
+    """The thread's Playwright driver, for code that drives Chromium beside the envs
+    (a second `sync_playwright()` in the same thread is refused by Playwright)."""
+    pw = _playwright()
+    try:
+        yield pw
+    finally:
+        _release_playwright()
+
+
+class ChromiumBrowser:
+    """Chromium drawing on `display_env["DISPLAY"]`.
+
+    mode "window": a normal browser window with tab strip and address bar, filling the screen.
+    mode "app": one page filling the screen, no browser UI (phone shell, games).
+    `scale` is the device scale factor (screen pixels per CSS pixel).
+    `allowed_origins`: the only http origins the browser may reach (e.g. the task's local
+    server); every other request goes to a closed proxy port and fails. The rule lives in
+    Chromium's own proxy settings, so it holds whatever Python is doing.
+    """
+
+    def __init__(self, display_env: dict[str, str], width: int, height: int, *, mode: str = "window",
+                 scale: float = 1.0, touch: bool = False, allowed_origins: tuple[str, ...] = (),
+                 extra_flags: tuple[str, ...] = ()):
+        if mode not in ("window", "app"):
+            raise ValueError(f"browser mode must be 'window' or 'app', got {mode!r}")
+        self.width, self.height, self.mode, self.scale, self.has_touch = width, height, mode, scale, touch
+        self._env = display_env
+        self._extra = list(extra_flags)
+        self.allowed_origins = tuple(allowed_origins)
+        self._pw = None
+        self.browser = None
+        self.context = None
+        self.page = None
+        self._cdp = None
+        self._origin: tuple[float, float] | None = None
+
+    def start(self) -> "ChromiumBrowser":
+        self._pw = _playwright()
+        flags = BASE_FLAGS + ["--window-position=0,0",
+                              f"--window-size={round(self.width / self.scale)},{round(self.height / self.scale)}"]
+        hosts = [urlsplit(o).netloc for o in self.allowed_origins]
+        flags += ["--proxy-server=http://127.0.0.1:9", "--proxy-bypass-list=" + ";".join(["<-loopback>", *hosts])]
+        if self.scale != 1.0:
+            flags.append(f"--force-device-scale-factor={self.scale}")
+        if self.has_touch:
+            flags += ["--touch-events=enabled"]
+        try:
+            self.browser = self._pw.chromium.launch(executable_path=CHROMIUM, headless=False,
+                                                    env=self._env, args=flags + self._extra)
+        except Exception:
+            _release_playwright()
+            self._pw = None
+            raise
+        return self
+
+    def is_alive(self) -> bool:
+        """A round trip to the page (about a millisecond): False once Chromium is gone."""
+        if self.browser is None or not self.browser.is_connected():
+            return False
+        if self.page is None:
+            return True
+        try:
+            self.page.evaluate("1")
+            return True
+        except Exception:
+            return False
+
+    def _open_context(self) -> None:
+        self.close_context()
+        if self.mode == "app":
+            # emulate the screen exactly (Chromium windows have a minimum width), full screen
+            css = {"width": round(self.width / self.scale), "height": round(self.height / self.scale)}
+            ctx = self.browser.new_context(viewport=css, screen=css, device_scale_factor=self.scale,
+                                           is_mobile=self.has_touch, has_touch=self.has_touch)
+        else:
+            ctx = self.browser.new_context(no_viewport=True)
+        ctx.add_init_script(_REAL_FRAME_SCRIPT)
+        self.context = ctx
+        self.page = ctx.new_page()
+        if self.mode == "app":
+            target = self.cdp().send("Target.getTargetInfo")["targetInfo"]["targetId"]
+            bcdp = self.browser.new_browser_cdp_session()
+            win = bcdp.send("Browser.getWindowForTarget", {"targetId": target})["windowId"]
+            bcdp.send("Browser.setWindowBounds", {"windowId": win, "bounds": {"windowState": "fullscreen"}})
+            bcdp.detach()
+
+    def load(self, url: str, *, clock_time: float | None = None, wait_until: str = "load"):
+        """Show `url` as a fresh start: extra tabs closed, cookies and storage cleared.
+
+        The first call opens the browser context; later calls reuse it (a new context
+        costs a new window). With `clock_time`, Playwright's fake clock is (re)installed,
+        paused at that time in ms, before the page loads; advance it with `advance_clock`.
+        """
+        if self.context is None or self.page is None or self.page.is_closed():
+            self._open_context()
+        else:
+            for extra in self.context.pages:
+                if extra is not self.page:
+                    extra.close()
+            self.context.clear_cookies()
+            for origin in self.allowed_origins:
+                self.cdp().send("Storage.clearDataForOrigin", {"origin": origin, "storageTypes": "all"})
+        if clock_time is not None:
+            self.context.clock.install(time=clock_time)
+            self.context.clock.pause_at(clock_time)
+        self.page.goto(url, wait_until=wait_until)
+        self._origin = None
+        return self.page
+
+    def advance_clock(self, ms: float) -> None:
+        self.page.clock.run_for(int(ms))
+
+    def wait_real_frame(self, timeout_ms: float = 1000) -> None:
+        """Return once the page has produced two real frames (works under a fake clock)."""
+        self.page.evaluate("window.__hybridgymRealFrame ? window.__hybridgymRealFrame() : 0")
+
+    def viewport_origin(self) -> tuple[float, float]:
+        """Screen position (in screen pixels) of the page's (0, 0)."""
+        if self._origin is None:
+            ox, oy = self.page.evaluate(
+                "[screenX + (outerWidth - innerWidth), screenY + (outerHeight - innerHeight)]")
+            self._origin = (ox * self.scale, oy * self.scale)
+        return self._origin
+
+    def to_screen(self, x: float, y: float) -> tuple[int, int]:
+        """CSS pixel of the page -> screen pixel."""
+        ox, oy = self.viewport_origin()
+        return round(ox + x * self.scale), round(oy + y * self.scale)
+
+    def to_page(self, x: float, y: float) -> tuple[float, float]:
+        """Screen pixel -> CSS pixel of the page."""
+        ox, oy = self.viewport_origin()
+        return (x - ox) / self.scale, (y - oy) / self.scale
+
+    def screen_point(self, selector: str) -> tuple[int, int]:
+        """Centre of the first element matching `selector`, in screen pixels (scrolled into view)."""
+        loc = self.page.locator(selector).first
+        loc.scroll_into_view_if_needed(timeout=2000)
+        box = loc.bounding_box(timeout=2000)
+        if box is None:
+            raise LookupError(f"element {selector!r} is not visible")
+        return self.to_screen(box["x"] + box["width"] / 2, box["y"] + box["height"] / 2)
+
+    # -- touch (CDP) -------------------------------------------------------
+    def cdp(self):
+        if self._cdp is None:
+            self._cdp = self.context.new_cdp_session(self.page)
+        return self._cdp
+
+    def touch(self, kind: str, points: list[tuple[float, float]]) -> None:
+        """Dispatch a CDP touch event; points are screen pixels."""
+        tps = [dict(zip(("x", "y"), self.to_page(x, y))) for x, y in points]
+        self.cdp().send("Input.dispatchTouchEvent", {"type": kind, "touchPoints": tps})
+
+    def close_context(self) -> None:
+        if self._cdp is not None:
+            try:
+                self._cdp.detach()
+            except Exception:
+                pass
+            self._cdp = None
+        if self.context is not None:
+            try:
+                self.context.close()
+            except PlaywrightError:
+                pass
+            self.context, self.page = None, None
+
+    def close(self) -> None:
+        self.close_context()
+        if self.browser is not None:
+            try:
+                self.browser.close()
+            except Exception:
+                pass
+            self.browser = None
+        if self._pw is not None:
+            _release_playwright()
+            self._pw = None

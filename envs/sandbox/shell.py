@@ -1,0 +1,103 @@
+"""The SDK terminal: shell commands under bubblewrap, with the workspace writable, the rest read-only, no network, a time limit and an output cap."""
+
+from __future__ import annotations
+
+import os
+import selectors
+import shutil
+import signal
+import subprocess
+import time
+from dataclasses import dataclass
+from pathlib import Path
+
+
+@dataclass(frozen=True)
+class ShellResult:
+    exit_code: int | None   # None when killed at the time limit
+    output: str             # stdout and stderr interleaved, capped
+    timed_out: bool
+    truncated: bool
+    seconds: float
+
+    def render(self) -> str:
+        """The text an agent sees."""
+        text = self.output
+        if self.truncated:
+            text += "\n[output truncated]"
+        if self.timed_out:
+            text += "\n[command killed at the time limit]"
+        elif self.exit_code:
+            text += f"\n[exit code {self.exit_code}]"
+        return text
+
+
+class BubblewrapShell:
+    """Runs one command per call in a fresh bubblewrap sandbox rooted at `workspace`."""
+
+    def __init__(self, workspace: Path, *, timeout: float = 30.0, max_output: int = 64 * 1024,
+                 network: bool = False, env: dict[str, str] | None = None):
+        self.bwrap = shutil.which("bwrap")
+        if self.bwrap is None:
+            raise RuntimeError("bubblewrap (bwrap) is not installed; run the set-up script (.ci/setup)")
+        self.workspace = Path(workspace)
+        self.timeout, self.max_output, self.network = timeout, max_output, network
+        self.env = {"PATH": "/usr/local/bin:/usr/bin:/bin", "HOME": str(self.workspace),
+                    "LANG": "C.UTF-8", "TERM": "dumb", **(env or {})}
+
+    def argv(self, command: str) -> list[str]:
+        ws = str(self.workspace)
+        args = [self.bwrap, "--ro-bind", "/", "/", "--dev", "/dev", "--proc", "/proc",
+                "--tmpfs", "/tmp", "--tmpfs", "/run", "--bind", ws, ws, "--chdir", ws,
+                "--unshare-pid", "--unshare-ipc", "--unshare-uts", "--die-with-parent",
+                "--new-session", "--clearenv"]
+        for k, v in self.env.items():
+            args += ["--setenv", k, v]
+        if not self.network:
+            args.append("--unshare-net")
+        return args + ["--", "/bin/bash", "-c", command]
+
+    def run(self, command: str, timeout: float | None = None) -> ShellResult:
+        limit = self.timeout if timeout is None else timeout
+        start = time.monotonic()
+        proc = subprocess.Popen(self.argv(command), stdin=subprocess.DEVNULL, stdout=subprocess.PIPE,
+                                stderr=subprocess.STDOUT, start_new_session=True)
+        chunks, size, truncated, timed_out = [], 0, False, False
+        sel = selectors.DefaultSelector()
+        sel.register(proc.stdout, selectors.EVENT_READ)
+        try:
+            while True:
+                left = limit - (time.monotonic() - start)
+                if left <= 0:
+                    timed_out = True
+                    break
+                if not sel.select(timeout=min(left, 0.5)):
+                    if proc.poll() is not None:
+                        break
+                    continue
+                data = os.read(proc.stdout.fileno(), 65536)
+                if not data:
+                    break
+                keep = self.max_output - size
+                if keep > 0:
+                    chunks.append(data[:keep])
+                size += len(data)
+                if size > self.max_output:
+                    truncated = True
+                    break
+        finally:
+            sel.close()
+            if proc.poll() is None:
+                try:
+                    os.killpg(proc.pid, signal.SIGKILL)
+                except ProcessLookupError:
+                    pass
+            try:
+                proc.wait(timeout=5)
+            except subprocess.TimeoutExpired:
+                proc.kill()
+                proc.wait()
+            proc.stdout.close()
+        code = None if timed_out else proc.returncode
+        return ShellResult(code, b"".join(chunks).decode("utf-8", errors="replace"), timed_out,
+                           truncated, time.monotonic() - start)

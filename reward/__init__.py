@@ -1,0 +1,11 @@
+"""Verifiable checkers: pure functions of state that say whether a task was done.
+
+A checker takes the state a task read (files, app records, a game's score, the
+agent's answer) and the expected values, and returns a `CheckResult`. Checkers
+never touch a display or a browser, so they are unit-tested on plain data.
+They are registered by name in `CHECKERS` (typed, no lookup by `getattr`).
+"""
+
+from .checkers import CHECKERS, CheckResult, checker, get_checker
+
+__all__ = ["CHECKERS", "CheckResult", "checker", "get_checker"]

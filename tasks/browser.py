@@ -1,0 +1,65 @@
+"""Browser suite tasks: web apps served on 127.0.0.1 by the env, checked against the app's backend records."""
+
+from __future__ import annotations
+
+from typing import Iterator
+
+import numpy as np
+
+from hybridgym.reward import CheckResult
+from hybridgym.reward.checkers import record_added
+
+from .base import Task, register_task
+
+_CHORES = ["Renew passport", "Book dentist", "Pay electricity bill", "Water the plants", "Call the bank",
+           "Return library books", "Fix the bike tyre", "Order printer ink", "Plan team offsite",
+           "Send thank-you notes", "Back up laptop", "Clean the fridge", "Update CV", "Buy birthday gift"]
+_NEW = ["Prepare quarterly report", "Schedule car service", "Buy train tickets to Lyon", "Cancel gym membership",
+        "Email the landlord about the heater", "Pick up dry cleaning", "Submit expense claim 4471",
+        "Translate the menu into 日本語", "Review pull request #982", "Order 3 boxes of A4 paper"]
+_PRIORITIES = ["low", "medium", "high"]
+_TODO_FIELDS = {"todos": ("title", "priority", "done")}
+
+
+@register_task
+class TodoAdd(Task):
+    """Add a task with a given title and priority in the Taskboard web app.
+
+    The board starts with 3-6 existing tasks; the checker requires exactly one new
+    record with the title and priority asked for, and the existing records untouched.
+    """
+
+    id = "browser.todo-add-v0"
+    suite = "browser"
+    max_steps = 10
+
+    def sample(self, rng: np.random.Generator) -> dict:
+        existing = [str(x) for x in rng.choice(_CHORES, size=int(rng.integers(3, 7)), replace=False)]
+        return {"title": str(rng.choice(_NEW)), "priority": str(rng.choice(_PRIORITIES)),
+                "existing": [{"title": t, "priority": str(rng.choice(_PRIORITIES)), "done": bool(rng.random() < 0.3)}
+                             for t in existing]}
+
+    def instruction(self, params: dict) -> str:
+        return (f"In the Taskboard app, add a new task titled \"{params['title']}\" "
+                f"with priority {params['priority'].capitalize()}.")
+
+    def setup(self, sb, params: dict) -> None:
+        sb.server.store.load({"todos": params["existing"]}, _TODO_FIELDS)
+        sb.browser.load(sb.server.url("/todo/index.html"))
+        sb.browser.page.wait_for_selector("#rows tr")
+
+    def read_state(self, sb, params: dict) -> dict:
+        return {"todos": sb.server.store.snapshot()["todos"]}
+
+    def check(self, state: dict, params: dict, answer: str | None, baseline: dict) -> CheckResult:
+        return record_added(baseline["todos"], state["todos"], {"title": params["title"], "priority": params["priority"]}, normalize=False)
+
+    def oracle(self, sb, params: dict) -> Iterator[dict]:
+        x, y = sb.browser.screen_point("#title")
+        yield {"action_type": "click", "x": x, "y": y}
+        yield {"action_type": "type", "text": params["title"]}
+        yield {"action_type": "hotkey", "keys": ["tab"]}
+        yield {"action_type": "type", "text": params["priority"][0]}  # a closed <select> picks by first letter
+        x, y = sb.browser.screen_point("#add")
+        yield {"action_type": "click", "x": x, "y": y}
+        yield {"action_type": "finished", "content": ""}

@@ -1,0 +1,74 @@
+"""Mobile suite tasks: apps of the phone shell, driven by touch, checked against the phone's backend records."""
+
+from __future__ import annotations
+
+from typing import Iterator
+
+import numpy as np
+
+from hybridgym.reward import CheckResult
+from hybridgym.reward.checkers import record_added
+
+from .base import Task, register_task
+
+_FIRST = ["Ana", "Bilal", "Chen", "Dara", "Elif", "Femi", "Greta", "Hiro", "Ines", "Jonas", "Kira", "Luca",
+          "Maya", "Nour", "Omar", "Priya", "Quinn", "Rosa", "Sven", "Tomás", "Uma", "Vera", "Wen", "Yara"]
+_LAST = ["Alvarez", "Berg", "Costa", "Dubois", "Eriksen", "Fischer", "García", "Haddad", "Ivanova", "Jensen",
+         "Kowalski", "Li", "Moreau", "Nakamura", "Okafor", "Petrov", "Rossi", "Sato", "Tanaka", "Weber"]
+_CONTACT_FIELDS = {"contacts": ("name", "phone")}
+
+
+def _phone_number(rng: np.random.Generator) -> str:
+    return f"+1 555 {int(rng.integers(100, 1000))} {int(rng.integers(1000, 10000))}"
+
+
+@register_task
+class ContactAdd(Task):
+    """Add a contact with a given name and phone number in the Contacts app.
+
+    The phone starts on the home screen with 4-8 contacts stored; the checker
+    requires exactly one new contact with that name and number, others untouched.
+    """
+
+    id = "mobile.contact-add-v0"
+    suite = "mobile"
+    max_steps = 12
+
+    def sample(self, rng: np.random.Generator) -> dict:
+        names = set()
+        while len(names) < int(rng.integers(5, 10)):
+            names.add(f"{rng.choice(_FIRST)} {rng.choice(_LAST)}")
+        names = sorted(names)
+        new = names.pop(int(rng.integers(len(names))))
+        return {"name": new, "phone": _phone_number(rng),
+                "existing": [{"name": n, "phone": _phone_number(rng)} for n in names]}
+
+    def instruction(self, params: dict) -> str:
+        return f"Add a new contact named {params['name']} with the phone number {params['phone']}."
+
+    def setup(self, sb, params: dict) -> None:
+        sb.server.store.load({"contacts": params["existing"]}, _CONTACT_FIELDS)
+        sb.browser.load(sb.server.url("/index.html"))
+        sb.browser.page.wait_for_selector("#home.active")
+
+    def read_state(self, sb, params: dict) -> dict:
+        return {"contacts": sb.server.store.snapshot()["contacts"]}
+
+    def check(self, state: dict, params: dict, answer: str | None, baseline: dict) -> CheckResult:
+        return record_added(baseline["contacts"], state["contacts"], {"name": params["name"], "phone": params["phone"]})
+
+    def oracle(self, sb, params: dict) -> Iterator[dict]:
+        b = sb.browser
+        x, y = b.screen_point("#icon-contacts")
+        yield {"action_type": "tap", "x": x, "y": y}
+        x, y = b.screen_point("#add-contact")
+        yield {"action_type": "tap", "x": x, "y": y}
+        x, y = b.screen_point("#name")
+        yield {"action_type": "tap", "x": x, "y": y}
+        yield {"action_type": "type", "text": params["name"]}
+        x, y = b.screen_point("#number")
+        yield {"action_type": "tap", "x": x, "y": y}
+        yield {"action_type": "type", "text": params["phone"]}
+        x, y = b.screen_point("#save")
+        yield {"action_type": "tap", "x": x, "y": y}
+        yield {"action_type": "finished", "content": ""}

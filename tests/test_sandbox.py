@@ -1,0 +1,176 @@
+"""The sandbox parts on their own: workspace confinement, the bubblewrap shell, the app server, the display and browser."""
+
+from __future__ import annotations
+
+import json
+import os
+import socket
+import threading
+import urllib.request
+from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
+
+import numpy as np
+import pytest
+
+from hybridgym.assets import ASSETS
+from hybridgym.sandbox import (AppServer, BubblewrapShell, PathEscapeError, Sandbox, Workspace)
+
+from .conftest import cmdline, descendants
+
+
+@pytest.fixture
+def ws():
+    w = Workspace()
+    yield w
+    w.remove()
+
+
+# -- file API ---------------------------------------------------------------
+def test_file_api_refuses_paths_outside_the_workspace(ws):
+    ws.write_text("a/b.txt", "ok")
+    assert ws.read_text("a/b.txt") == "ok"
+    assert ws.read_text(str(ws.root / "a/b.txt")) == "ok"
+    for bad in ["../escape.txt", "/etc/passwd", "a/../../x", "", "a\x00b"]:
+        with pytest.raises(PathEscapeError):
+            ws.resolve(bad)
+    os.symlink("/etc", ws.root / "link")
+    with pytest.raises(PathEscapeError):
+        ws.read_text("link/passwd")
+    with pytest.raises(PathEscapeError):
+        ws.write_text("link/evil", "x")
+    assert not os.path.exists("/etc/evil")
+
+
+def test_file_api_caps_reads(ws):
+    ws.max_read_bytes = 10
+    ws.write_text("big.txt", "x" * 100)
+    assert ws.read_text("big.txt").startswith("x" * 10 + "\n[truncated")
+
+
+# -- shell --------------------------------------------------------------------
+def test_shell_writes_only_the_workspace(ws):
+    sh = BubblewrapShell(ws.root, timeout=10)
+    r = sh.run("echo hi > f.txt && cat f.txt && touch /etc/hybridgym-probe; echo rc=$?; touch /root/x; echo rc=$?")
+    assert "hi" in r.output and r.output.count("rc=1") == 2
+    assert (ws.root / "f.txt").read_text() == "hi\n"
+    assert not os.path.exists("/etc/hybridgym-probe")
+
+
+def test_shell_has_no_network(ws):
+    # a real server on this machine's loopback, reachable from the test process
+    srv = socket.socket()
+    srv.bind(("127.0.0.1", 0))
+    srv.listen(1)
+    port = srv.getsockname()[1]
+    try:
+        socket.create_connection(("127.0.0.1", port), timeout=2).close()
+        sh = BubblewrapShell(ws.root, timeout=10)
+        r = sh.run(f"python3 -c \"import socket; socket.create_connection(('127.0.0.1', {port}), timeout=2)\" "
+                   f"&& echo CONNECTED || echo REFUSED")
+        assert "REFUSED" in r.output and "CONNECTED" not in r.output
+    finally:
+        srv.close()
+
+
+def test_shell_time_limit_kills_the_command(ws):
+    sh = BubblewrapShell(ws.root, timeout=1.0)
+    r = sh.run("sleep 30; echo never")
+    assert r.timed_out and r.exit_code is None and "never" not in r.output
+    assert r.seconds < 5
+    assert "time limit" in r.render()
+
+
+def test_shell_caps_output(ws):
+    sh = BubblewrapShell(ws.root, timeout=10, max_output=1000)
+    r = sh.run("yes hybridgym")
+    assert r.truncated and len(r.output) <= 1000
+    assert "[output truncated]" in r.render()
+
+
+def test_shell_reports_exit_codes(ws):
+    r = BubblewrapShell(ws.root).run("exit 3")
+    assert r.exit_code == 3 and "[exit code 3]" in r.render()
+
+
+# -- app server -------------------------------------------------------------
+def test_app_server_serves_files_and_records():
+    srv = AppServer(ASSETS / "web")
+    try:
+        srv.store.load({"todos": [{"title": "a", "priority": "low", "done": False}]},
+                       {"todos": ("title", "priority", "done")})
+        page = urllib.request.urlopen(srv.url("/todo/index.html")).read()
+        assert b"Taskboard" in page
+        rows = json.load(urllib.request.urlopen(srv.url("/api/todos")))
+        assert rows == [{"id": 1, "title": "a", "priority": "low", "done": False}]
+        req = urllib.request.Request(srv.url("/api/todos"), method="POST",
+                                     data=json.dumps({"title": "b", "priority": "high"}).encode())
+        assert json.load(urllib.request.urlopen(req))["id"] == 2
+        bad = urllib.request.Request(srv.url("/api/todos"), method="POST", data=b'{"evil": 1}')
+        with pytest.raises(urllib.error.HTTPError) as e:
+            urllib.request.urlopen(bad)
+        assert e.value.code == 400 and b"allowed" in e.value.read()
+        with pytest.raises(urllib.error.HTTPError):
+            urllib.request.urlopen(srv.url("/../../etc/passwd"))
+        assert len(srv.store.snapshot()["todos"]) == 2
+    finally:
+        srv.close()
+
+
+# -- display, input, capture, browser ---------------------------------------
+def test_display_is_private_and_close_stops_everything():
+    before_display = os.environ.get("DISPLAY")
+    before = descendants()
+    sb = Sandbox(640, 480, browser="window", web_root=ASSETS / "web").start()
+    try:
+        assert os.environ.get("DISPLAY") == before_display
+        assert sb.display.name.startswith(":")
+        frame = sb.capture.grab()
+        assert frame.shape == (480, 640, 3) and frame.dtype == np.uint8
+        assert len(descendants() - before) >= 2   # Xvfb and Chromium at least
+    finally:
+        sb.close()
+    left = descendants() - before
+
+    assert not [cmdline(p) for p in left if "playwright" not in cmdline(p)], "processes left after close()"
+
+
+class _Echo(BaseHTTPRequestHandler):
+    def do_GET(self):
+        self.send_response(200)
+        self.send_header("Access-Control-Allow-Origin", "*")
+        self.send_header("Content-Length", "2")
+        self.end_headers()
+        self.wfile.write(b"ok")
+
+    def log_message(self, *a):
+        pass
+
+
+def test_browser_reaches_only_the_task_server():
+    other = ThreadingHTTPServer(("127.0.0.1", 0), _Echo)
+    threading.Thread(target=other.serve_forever, daemon=True).start()
+    sb = Sandbox(640, 480, browser="window", web_root=ASSETS / "web").start()
+    try:
+        page = sb.browser.load(sb.server.url("/todo/index.html"))
+        probe = "u => fetch(u, {mode: 'no-cors'}).then(() => 'reached', () => 'blocked')"
+        assert page.evaluate(probe, sb.server.url("/api/todos")) == "reached"
+        assert page.evaluate(probe, f"http://127.0.0.1:{other.server_address[1]}/") == "blocked"
+        assert page.evaluate(probe, "http://192.0.2.1/") == "blocked"
+        assert page.evaluate(probe, "http://example.com/") == "blocked"
+    finally:
+        sb.close()
+        other.shutdown()
+        other.server_close()
+
+
+def test_xtest_types_unicode_into_chromium():
+    sb = Sandbox(640, 480, browser="window", web_root=ASSETS / "web").start()
+    try:
+        page = sb.browser.load(sb.server.url("/todo/index.html"))
+        x, y = sb.browser.screen_point("#title")
+        sb.input.click(x, y)
+        text = "Zoë's café — 会议 ✓ \"q\" <b>"
+        sb.input.type_text(text)
+        page.wait_for_function("t => document.getElementById('title').value === t", arg=text, timeout=5000)
+    finally:
+        sb.close()
