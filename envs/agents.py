@@ -50,7 +50,8 @@ class NoopAgent(Agent):
 
 
 class RandomAgent(Agent):
-    """Uniformly random clicks, scrolls, short typing and harmless keys, seeded by the episode."""
+    """Uniformly random actions, seeded by the episode: from the task's discrete action set
+    where it has one (games), else random clicks, scrolls, short typing and harmless keys."""
 
     name = "random"
     _KEYS = ["up", "down", "left", "right", "enter", "tab", "backspace", "space"]
@@ -59,9 +60,13 @@ class RandomAgent(Agent):
         self._rng = np.random.default_rng(info.get("seed", 0))
         h, w = obs["screenshot"].shape[:2]
         self._size = (w, h)
+        task = env.unwrapped.episode.task
+        self._choices = task.discrete_actions() if hasattr(task, "discrete_actions") else None
 
     def act(self, obs):
         rng, (w, h) = self._rng, self._size
+        if self._choices:
+            return self._choices[int(rng.integers(len(self._choices)))]
         kind = rng.choice(["click", "key", "key", "type", "scroll"])
         x, y = int(rng.integers(0, w)), int(rng.integers(0, h))
         if kind == "click":

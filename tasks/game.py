@@ -1,13 +1,23 @@
-"""Game suite tasks: HTML5 games in assets/games on Playwright's virtual clock, rewarded by score."""
+"""Game suite tasks: the HTML5 games in assets/games on Playwright's virtual clock, rewarded by score.
+
+One task per game, built from the game's card in `tasks/players/<game>.py`.
+"""
 
 from __future__ import annotations
 
+import json
+from pathlib import Path
+from types import ModuleType
 from typing import ClassVar, Iterator
 
 from hybridgym.reward import CheckResult
 from hybridgym.reward.checkers import score_at_least
 
 from .base import Task, register_task
+from .players import discover
+
+NOOP = {"action_type": "wait", "seconds": 0}
+BASELINES_FILE = Path(__file__).with_name("game_baselines.json")
 
 
 class GameTask(Task):
@@ -20,18 +30,31 @@ class GameTask(Task):
 
     suite = "game"
     reward_mode = "score"
-    game: ClassVar[str] = ""
-    step_ms: ClassVar[int] = 100
-    target: ClassVar[int] = 1
-    #: scripted player in tasks/game_players.py: game state -> key to press
-    player: ClassVar[str] = ""
+    player: ClassVar[ModuleType]
+    card: ClassVar[dict]
 
-    def setup(self, sb, params: dict) -> None:
-        sb.browser.load(sb.server.url(f"/{self.game}/index.html", seed=params["seed"]), clock_time=0)
-        sb.browser.page.wait_for_function("window.hybridgym && window.hybridgym.ready === true", timeout=10000)
+    @property
+    def game(self) -> str:
+        return self.card["name"]
+
+    @property
+    def step_ms(self) -> int:
+        return self.card["step_ms"]
+
+    @property
+    def target(self) -> float:
+        return self.card["target"]
 
     def sample(self, rng) -> dict:
         return {"seed": int(rng.integers(0, 2**31 - 1))}
+
+    def instruction(self, params: dict) -> str:
+        return self.card["instruction"]
+
+    def setup(self, sb, params: dict) -> None:
+        query = {"seed": params["seed"], **self.card.get("query", {})}
+        sb.browser.load(sb.server.url(f"/{self.game}/index.html", **query), clock_time=0)
+        sb.browser.page.wait_for_function("window.hybridgym && window.hybridgym.ready === true", timeout=10000)
 
     def after_actions(self, sb, params: dict) -> None:
         sb.browser.advance_clock(self.step_ms)
@@ -49,31 +72,52 @@ class GameTask(Task):
     def check(self, state: dict, params: dict, answer: str | None, baseline: dict) -> CheckResult:
         return score_at_least(state["score"], self.target)
 
+    def discrete_actions(self) -> list[dict]:
+        """A finite action set for classic RL: do nothing, each of the game's keys, a click per grid cell."""
+        actions = [NOOP] + [{"action_type": "hotkey", "keys": [k]} for k in self.card["keys"]]
+        grid = self.card["grid"]
+        if grid:
+            for r in range(grid["rows"]):
+                for c in range(grid["cols"]):
+                    actions.append({"action_type": "click",
+                                    "x": int(grid["x0"] + (c + 0.5) * grid["cell_w"]),
+                                    "y": int(grid["y0"] + (r + 0.5) * grid["cell_h"])})
+        return actions
+
     def oracle(self, sb, params: dict) -> Iterator[dict]:
-        from . import game_players
-        player = getattr(game_players, self.player)
+        """The game's scripted player, one action per step; finishes once the target is reached."""
         while True:
             state = sb.browser.page.evaluate("hybridgym.state()")
-            if state["score"] >= self.target:
+            if float(sb.browser.page.evaluate("hybridgym.score()")) >= self.target:
                 yield {"action_type": "finished", "content": ""}
                 return
-            yield {"action_type": "hotkey", "keys": [player(state)]}
+            action = dict(self.player.policy(state))
+            if action.get("action_type") == "click":   # the player speaks page pixels
+                action["x"], action["y"] = sb.browser.to_screen(action["x"], action["y"])
+            yield action
 
 
-@register_task
-class SnakeEat(GameTask):
-    """Snake: steer with the arrow keys, eat apples (+1 each), don't hit walls or yourself.
+def normalized_score(game: str, score: float) -> float | None:
+    """0 = the random agent's mean score, 100 = the scripted player's (benchmarks/bench_games.py)."""
+    base = load_baselines().get(game)
+    if not base or base["scripted"] == base["random"]:
+        return None
+    return 100.0 * (score - base["random"]) / (base["scripted"] - base["random"])
 
-    One step = 150 ms of game time = one move of the snake. Success: 5 apples.
-    """
 
-    id = "game.snake-v0"
-    game = "snake"
-    step_ms = 150
-    target = 5
-    max_steps = 400
-    player = "snake_policy"
+def load_baselines() -> dict:
+    return json.loads(BASELINES_FILE.read_text()) if BASELINES_FILE.exists() else {}
 
-    def instruction(self, params: dict) -> str:
-        return (f"Play Snake. Steer with the arrow keys to eat the red apples; avoid the walls and your own "
-                f"tail. Reach a score of {self.target}.")
+
+def _make_task(mod: ModuleType) -> type[GameTask]:
+    card = mod.CARD
+    doc = (f"{card['title']}: {card['instruction']}\n\n    One step = {card['step_ms']} ms of game time; "
+           f"success: a score of {card['target']} within {card['max_steps']} steps.")
+    cls = type(f"Game_{card['name'].replace('-', '_')}", (GameTask,), {
+        "__doc__": doc, "id": f"game.{card['name']}-v0", "max_steps": card["max_steps"],
+        "player": mod, "card": card, "__module__": __name__,
+    })
+    return register_task(cls)
+
+
+GAME_TASKS = {name: _make_task(mod) for name, mod in discover().items()}

@@ -108,6 +108,8 @@ class ChromiumBrowser:
         flags += ["--proxy-server=http://127.0.0.1:9", "--proxy-bypass-list=" + ";".join(["<-loopback>", *hosts])]
         if self.scale != 1.0:
             flags.append(f"--force-device-scale-factor={self.scale}")
+        if self.mode == "app":
+            flags.append("--kiosk")  # no "press Esc to exit full screen" bubble over the page
         if self.has_touch:
             flags += ["--touch-events=enabled"]
         try:

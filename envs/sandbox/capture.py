@@ -6,6 +6,7 @@ import time
 
 import mss
 import numpy as np
+from PIL import Image
 
 
 class XShmCapture:
@@ -23,13 +24,14 @@ class XShmCapture:
 
     @staticmethod
     def to_rgb(raw: bytes, width: int, height: int) -> np.ndarray:
-        return np.frombuffer(raw, np.uint8).reshape(height, width, 4)[:, :, 2::-1].copy()
+        """BGRA bytes -> a new RGB array (PIL's C unpacker: about 3x faster than numpy slicing)."""
+        return np.array(Image.frombuffer("RGB", (width, height), raw, "raw", "BGRX", 0, 1))
 
     def grab(self) -> np.ndarray:
         return self.to_rgb(self.grab_raw(), self.width, self.height)
 
-    def settle(self, *, change_timeout: float = 0.05, quiet: float = 0.012,
-               max_wait: float = 1.0, poll: float = 0.004, before: bytes | None = None) -> tuple[np.ndarray, bytes, dict]:
+    def settle(self, *, change_timeout: float = 0.05, quiet: float = 0.010,
+               max_wait: float = 1.0, poll: float = 0.003, before: bytes | None = None) -> tuple[np.ndarray, bytes, dict]:
         """Wait until the screen stops changing, by polling frames (no fixed long sleep).
 
         If `before` is given (the frame before an action), waits up to `change_timeout` for

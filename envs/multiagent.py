@@ -1,0 +1,178 @@
+"""Two-player games as PettingZoo envs: Pong, each player acting by GUI keys on its side of one screen.
+
+Creators in the PettingZoo classic style: `parallel_env()` (ParallelEnv),
+`raw_env()` and `env()` (AEC, via `parallel_to_aec`).
+"""
+
+from __future__ import annotations
+
+import functools
+import time
+
+import numpy as np
+from gymnasium import spaces
+from pettingzoo import ParallelEnv
+from pettingzoo.utils import parallel_to_aec, wrappers
+
+from hybridgym.assets import ASSETS
+
+from .actions import ActionError, Codec
+from .actions import model as A
+from .sandbox import Sandbox
+from .spaces import UnicodeText
+
+
+class PongParallelEnv(ParallelEnv):
+    """
+    ## Description
+    Pong (assets/games/pong) full screen in Chromium on an 800×600 display, on the
+    virtual clock. Two players share the screen and the keyboard: "left" moves its
+    paddle with W/S, "right" with the Up/Down arrows. Each step both players' actions
+    are sent as real X key presses (left first), then the clock advances `step_ms`.
+
+    ## Action Space
+    Per player, `UnicodeText`: UI-TARS text, pyautogui code or a dict, as in the
+    single-agent envs, limited to that player's keys (`hotkey`/`press`, `keydown`,
+    `keyup`) and `wait`; anything else is reported in `infos[agent]["action_error"]`
+    and ignored.
+
+    ## Observation Space
+    Per player, `Dict(screenshot=Box(0, 255, (600, 800, 3), uint8), instruction, action_error)`;
+    both players see the whole screen.
+
+    ## Rewards
+    +1 to a player when it scores a point, -1 when the other does.
+
+    ## Episode End
+    Terminated when a player reaches the winning score; truncated at `max_steps`.
+
+    ## Arguments
+    `max_steps` (default 1500), `step_ms` (default: the game card's), `coords`, `render_mode`.
+
+    ## Version History
+    * v0: first version.
+    """
+
+    metadata = {"name": "hybridgym_pong_v0", "render_modes": ["rgb_array"], "is_parallelizable": True,
+                "render_fps": 10}
+    KEYS = {"left": ("w", "s"), "right": ("up", "down")}
+    INSTRUCTIONS = {"left": "You play the LEFT paddle of Pong: W moves it up, S down. Score 5 points first.",
+                    "right": "You play the RIGHT paddle of Pong: Up moves it up, Down down. Score 5 points first."}
+    WIDTH, HEIGHT = 800, 600
+
+    def __init__(self, max_steps: int = 1500, step_ms: int | None = None, coords: str | None = None,
+                 render_mode: str | None = None):
+        from hybridgym.tasks.players import discover
+        card = discover()["pong"].CARD
+        self.step_ms = step_ms or card["step_ms"]
+        self.max_steps = max_steps
+        self.render_mode = render_mode
+        self.possible_agents = ["left", "right"]
+        self.agents: list[str] = []
+        self.codec = Codec(screen=(self.WIDTH, self.HEIGHT), coords=coords)
+        self.sandbox: Sandbox | None = None
+        self._frame: np.ndarray | None = None
+        self._scores = [0, 0]
+        self._steps = 0
+
+    @functools.lru_cache(maxsize=None)
+    def observation_space(self, agent: str) -> spaces.Space:
+        return spaces.Dict({"screenshot": spaces.Box(0, 255, (self.HEIGHT, self.WIDTH, 3), np.uint8),
+                            "instruction": UnicodeText(4096), "action_error": UnicodeText(4096)})
+
+    @functools.lru_cache(maxsize=None)
+    def action_space(self, agent: str) -> spaces.Space:
+        return UnicodeText(65536)
+
+    def _page(self):
+        return self.sandbox.browser.page
+
+    def reset(self, seed: int | None = None, options: dict | None = None):
+        if self.sandbox is not None and self.sandbox.health() is not None:
+            self.close()
+        if self.sandbox is None:
+            self.sandbox = Sandbox(self.WIDTH, self.HEIGHT, browser="app", web_root=ASSETS / "games").start()
+        if seed is None:
+            seed = int(np.random.SeedSequence().entropy % (2**31))
+        sb = self.sandbox
+        sb.input.move(self.WIDTH - 1, self.HEIGHT - 1)
+        sb.browser.load(sb.server.url("/pong/index.html", seed=seed), clock_time=0)
+        self._page().wait_for_function("window.hybridgym && window.hybridgym.ready === true", timeout=10000)
+        self.agents = list(self.possible_agents)
+        self._scores = list(self._page().evaluate("hybridgym.scores()"))
+        self._steps = 0
+        self._observe()
+        obs = {a: self._obs(a, "") for a in self.agents}
+        return obs, {a: {"seed": seed} for a in self.agents}
+
+    def _execute(self, agent: str, action) -> str:
+        """Send one player's keys; returns the action error ('' if none)."""
+        try:
+            acts = self.codec.parse(action)
+        except ActionError as e:
+            return str(e)
+        allowed = self.KEYS[agent]
+        for act in acts:
+            keys = (act.keys if isinstance(act, A.Hotkey) else
+                    (act.key,) if isinstance(act, (A.KeyDown, A.KeyUp)) else None)
+            if isinstance(act, A.Wait):
+                continue
+            if keys is None or any(k not in allowed for k in keys):
+                return (f"{agent} may only press {'/'.join(allowed)} or wait; "
+                        f"got {act.action_type}{'(' + ','.join(keys) + ')' if keys else '()'}")
+        for act in acts:
+            if not isinstance(act, A.Wait):
+                self.sandbox.execute(act)
+        return ""
+
+    def step(self, actions: dict):
+        t0 = time.perf_counter()
+        errors = {a: self._execute(a, actions.get(a, {"action_type": "wait", "seconds": 0}))
+                  for a in self.agents}
+        self.sandbox.browser.advance_clock(self.step_ms)
+        self._observe()
+        self._steps += 1
+        page = self._page()
+        scores = list(page.evaluate("hybridgym.scores()"))
+        over = bool(page.evaluate("hybridgym.gameOver()"))
+        d_left, d_right = scores[0] - self._scores[0], scores[1] - self._scores[1]
+        self._scores = scores
+        rewards = {"left": float(d_left - d_right), "right": float(d_right - d_left)}
+        trunc = self._steps >= self.max_steps and not over
+        obs = {a: self._obs(a, errors[a]) for a in self.agents}
+        infos = {a: {"action_error": errors[a] or None, "scores": scores, "step": self._steps,
+                     "step_s": time.perf_counter() - t0} for a in self.agents}
+        terminations = {a: over for a in self.agents}
+        truncations = {a: trunc for a in self.agents}
+        rewards = {a: rewards[a] for a in self.agents}
+        if over or trunc:
+            self.agents = []
+        return obs, rewards, terminations, truncations, infos
+
+    def _observe(self) -> None:
+        self.sandbox.browser.wait_real_frame()
+        self._frame, _, _ = self.sandbox.capture.settle(quiet=0.02, max_wait=0.5)
+
+    def _obs(self, agent: str, error: str) -> dict:
+        return {"screenshot": self._frame, "instruction": self.INSTRUCTIONS[agent], "action_error": error[:4096]}
+
+    def render(self):
+        return self._frame if self.render_mode == "rgb_array" else None
+
+    def close(self) -> None:
+        if self.sandbox is not None:
+            self.sandbox.close()
+            self.sandbox = None
+
+
+def parallel_env(**kwargs) -> PongParallelEnv:
+    return PongParallelEnv(**kwargs)
+
+
+def raw_env(**kwargs):
+    return parallel_to_aec(parallel_env(**kwargs))
+
+
+def env(**kwargs):
+    e = raw_env(**kwargs)
+    return wrappers.OrderEnforcingWrapper(e)
