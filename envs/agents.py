@@ -105,7 +105,12 @@ def run_episode(env, agent: Agent, seed: int, task: str | None = None, on_step=N
             on_step(steps, obs, info)
         if terminated or truncated:
             break
+    normalized = None
+    if info["suite"] == "game" and info.get("score") is not None:
+        from hybridgym.tasks.game import normalized_score
+        normalized = normalized_score(env.unwrapped.episode.task.game, info["score"])
     return {"task_id": info["task_id"], "suite": info["suite"], "agent": agent.name, "seed": seed,
+            "normalized_score": None if normalized is None else round(normalized, 1),
             "success": bool(info["success"]), "reward": round(total, 4), "steps": steps,
             "score": info.get("score"), "message": info.get("message", ""), "error": info.get("error"),
             "invalid_actions": info["invalid_actions"], "wall_s": round(time.perf_counter() - t0, 3),

@@ -98,18 +98,22 @@ def _print_table(results) -> None:
     groups = defaultdict(list)
     for r in results:
         groups[(r["task_id"], r["agent"])].append(r)
-    head = f"{'task':42s} {'agent':7s} {'n':>3s} {'success':>8s} {'reward':>8s} {'steps':>6s} {'wall_s':>7s}"
+    head = (f"{'task':42s} {'agent':7s} {'n':>3s} {'success':>8s} {'reward':>8s} {'steps':>6s} {'wall_s':>7s}"
+            f" {'norm':>6s}")
     print(head)
     print("-" * len(head))
     for (task, agent), rs in sorted(groups.items()):
         n = len(rs)
+        norms = [r["normalized_score"] for r in rs if r.get("normalized_score") is not None]
+        norm = f"{sum(norms) / len(norms):6.0f}" if norms else f"{'':6s}"
         print(f"{task:42s} {agent:7s} {n:3d} {sum(r['success'] for r in rs) / n:8.0%} "
               f"{sum(r['reward'] for r in rs) / n:8.2f} {sum(r['steps'] for r in rs) / n:6.1f} "
-              f"{sum(r['wall_s'] for r in rs) / n:7.2f}")
+              f"{sum(r['wall_s'] for r in rs) / n:7.2f} {norm}")
     by_agent = defaultdict(list)
     for r in results:
         by_agent[r["agent"]].append(r["success"])
     print("-" * len(head))
+    print("norm: game score normalized to 0 = random agent, 100 = scripted player (tasks/game_baselines.json)")
     for agent, s in sorted(by_agent.items()):
         print(f"{'all tasks':42s} {agent:7s} {len(s):3d} {sum(s) / len(s):8.0%}")
 

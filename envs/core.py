@@ -176,6 +176,9 @@ class HybridEnv(gym.Env):
                                    reset_s=time.perf_counter() - t0)}
         return self._obs("", ""), info
 
+    def _after_actions(self, actions: list[A.Action]) -> None:
+        """Suite hook after the step's actions, before the task's own hook."""
+
     def _prepare(self, task: Task, params: dict) -> None:
         """Suite hook after the task's setup (e.g. wait for windows)."""
 
@@ -230,6 +233,7 @@ class HybridEnv(gym.Env):
         t_act = time.perf_counter()
         if sandbox_error is None:
             try:
+                self._after_actions(actions)
                 task.after_actions(sb, self.episode.params)
                 self._observe()
             except Exception as e:

@@ -46,13 +46,33 @@ class GameEnv(HybridEnv):
     screen_size = (800, 600)
     platform = "computer"
 
+    _draws = -1
+
     def _make_sandbox(self) -> Sandbox:
         return Sandbox(*self.screen_size, browser="app", web_root=ASSETS / "games")
+
+    def _after_actions(self, actions) -> None:
+        # the clock must not move before the page has the step's input
+        if any(a.channel == "gui" for a in actions):
+            self.sandbox.browser.flush_input(self.sandbox.input)
 
     def _wait(self, seconds: float) -> None:
         self.sandbox.browser.advance_clock(max(0.0, min(float(seconds), 60.0)) * 1000)
 
     def _observe(self, first: bool = False) -> None:
-        # the page's timers are virtual: wait for two real frames, then for the screen to settle
-        self.sandbox.browser.wait_real_frame()
-        self._frame, self._raw, _ = self.sandbox.capture.settle(before=None, quiet=0.02, max_wait=0.5)
+        """The page's timers are virtual: wait for the new picture by events, not time.
+
+        Games draw on a canvas when their state changes. If the page drew nothing
+        during the step, the screen is as it was: one grab. Otherwise wait for two
+        real frames, then (Chromium may show the picture late under load) up to
+        150 ms for the screen to differ from the last observation, then for quiet.
+        """
+        browser = self.sandbox.browser
+        draws = browser.canvas_draws()
+        if not first and draws == self._draws:
+            self._frame, self._raw, _ = self.sandbox.capture.settle(quiet=0.0, max_wait=0.0)
+        else:
+            browser.wait_real_frame()
+            self._frame, self._raw, _ = self.sandbox.capture.settle(
+                before=None if first else self._raw, change_timeout=0.15, quiet=0.02, max_wait=1.0)
+        self._draws = draws

@@ -30,11 +30,39 @@ BASE_FLAGS = [
 
 # Captured before any page script (and before Playwright's fake clock) so the env can
 # wait for a real rendered frame even when the page's timers are virtual.
+# It also counts 2D-canvas drawing calls, so an env can tell that a canvas page drew
+# nothing during a step (and skip waiting for a new picture).
 _REAL_FRAME_SCRIPT = """
 (() => {
   const raf = window.requestAnimationFrame.bind(window);
   Object.defineProperty(window, '__hybridgymRealFrame', {
     value: () => new Promise(r => raf(() => raf(r))), enumerable: false });
+  // input barrier: the env presses Pause after a step's input and waits until the page saw it,
+  // so all earlier input has been dispatched (Pause never reaches the page's own handlers)
+  let sentinel = 0; const waiters = [];
+  const onKey = e => {
+    if (e.key !== 'Pause') return;
+    e.stopImmediatePropagation(); e.preventDefault();
+    if (e.type === 'keyup') { sentinel++; while (waiters.length && waiters[0][0] <= sentinel) waiters.shift()[1](); }
+  };
+  window.addEventListener('keydown', onKey, true);
+  window.addEventListener('keyup', onKey, true);
+  Object.defineProperty(window, '__hybridgymInputSeen', { enumerable: false,
+    value: (n, frames) => sentinel >= n ? true : new Promise(r => {
+      waiters.push([n, () => r(true)]);
+      let left = frames; const tick = () => { if (sentinel >= n) return; if (--left <= 0) r(false); else raf(tick); };
+      raf(tick);
+    }) });
+  let draws = 0;
+  Object.defineProperty(window, '__hybridgymDraws', { get: () => draws, enumerable: false });
+  const proto = window.CanvasRenderingContext2D && CanvasRenderingContext2D.prototype;
+  if (proto) {
+    for (const name of ['fillRect', 'clearRect', 'strokeRect', 'drawImage', 'fill', 'stroke',
+                        'fillText', 'strokeText', 'putImageData']) {
+      const orig = proto[name];
+      if (typeof orig === 'function') proto[name] = function (...args) { draws++; return orig.apply(this, args); };
+    }
+  }
 })();
 """
 
@@ -99,6 +127,8 @@ class ChromiumBrowser:
         self.page = None
         self._cdp = None
         self._origin: tuple[float, float] | None = None
+        self._clock_installed = False
+        self._sentinels = 0
 
     def start(self) -> "ChromiumBrowser":
         self._pw = _playwright()
@@ -144,6 +174,7 @@ class ChromiumBrowser:
             ctx = self.browser.new_context(no_viewport=True)
         ctx.add_init_script(_REAL_FRAME_SCRIPT)
         self.context = ctx
+        self._clock_installed = False
         self.page = ctx.new_page()
         if self.mode == "app":
             target = self.cdp().send("Target.getTargetInfo")["targetInfo"]["targetId"]
@@ -168,26 +199,50 @@ class ChromiumBrowser:
             self.context.clear_cookies()
             for origin in self.allowed_origins:
                 self.cdp().send("Storage.clearDataForOrigin", {"origin": origin, "storageTypes": "all"})
-        if clock_time is not None:
+        if clock_time is not None and not self._clock_installed:
+            # once per context: Playwright replays clock calls on every new document, so
+            # later pages start paused where the last one stopped (games use relative time)
             self.context.clock.install(time=clock_time)
             self.context.clock.pause_at(clock_time)
+            self._clock_installed = True
         self.page.goto(url, wait_until=wait_until)
         self._origin = None
+        self._sentinels = 0
         return self.page
 
     def advance_clock(self, ms: float) -> None:
         self.page.clock.run_for(int(ms))
 
-    def wait_real_frame(self, timeout_ms: float = 1000) -> None:
+    def wait_real_frame(self) -> None:
         """Return once the page has produced two real frames (works under a fake clock)."""
         self.page.evaluate("window.__hybridgymRealFrame ? window.__hybridgymRealFrame() : 0")
+
+    def flush_input(self, xinput, max_frames: int = 120) -> None:
+        """Return once the page has received every X input event sent before this call.
+
+        Presses Pause through X (after everything else in X's queue) and waits for the page
+        to see it. Needed before advancing a fake clock: X input reaches Chromium
+        asynchronously, and a key must land at the same game time on every run. Gives
+        up after `max_frames` real frames (about 2 s) with an error.
+        """
+        self._sentinels += 1
+        xinput.hotkey(("pause",))  # in the default keymap: no remapping race
+        if not self.page.evaluate("([n, f]) => window.__hybridgymInputSeen(n, f)", [self._sentinels, max_frames]):
+            raise RuntimeError("the page did not receive the step's input (does it have keyboard focus?)")
+
+    def canvas_draws(self) -> int:
+        """How many 2D-canvas drawing calls the page has made so far."""
+        return int(self.page.evaluate("window.__hybridgymDraws || 0"))
 
     def viewport_origin(self) -> tuple[float, float]:
         """Screen position (in screen pixels) of the page's (0, 0)."""
         if self._origin is None:
-            ox, oy = self.page.evaluate(
-                "[screenX + (outerWidth - innerWidth), screenY + (outerHeight - innerHeight)]")
-            self._origin = (ox * self.scale, oy * self.scale)
+            if self.mode == "app":   # full screen: the page starts at the screen's corner
+                self._origin = (0.0, 0.0)
+            else:                    # a window whose browser UI sits above the page
+                ox, oy = self.page.evaluate(
+                    "[screenX + (outerWidth - innerWidth), screenY + (outerHeight - innerHeight)]")
+                self._origin = (ox * self.scale, oy * self.scale)
         return self._origin
 
     def to_screen(self, x: float, y: float) -> tuple[int, int]:

@@ -15,7 +15,7 @@ _NAMED_KEYSYMS = {
     "delete": "Delete", "insert": "Insert", "home": "Home", "end": "End",
     "pageup": "Prior", "pagedown": "Next", "up": "Up", "down": "Down",
     "left": "Left", "right": "Right", "space": "space", "capslock": "Caps_Lock",
-    "printscreen": "Print", "menu": "Menu",
+    "printscreen": "Print", "menu": "Menu", "pause": "Pause",
 }
 _BUTTONS = {"left": 1, "middle": 2, "right": 3}
 _SCROLL_BUTTONS = {"up": 4, "down": 5, "left": 6, "right": 7}
@@ -111,6 +111,9 @@ class XTestInput:
                 del self._scratch_of[sym]
         self._d.change_keyboard_mapping(code, [(keysym, keysym)])
         self._d.sync()
+        # clients reload their keymap on the MappingNotify a moment later; a key sent at
+        # once would still be read with the old map (and lost)
+        time.sleep(0.03)
         self._scratch_of[keysym] = code
         self._scratch_used[code] = time.monotonic()
         return code, False

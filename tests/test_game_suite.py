@@ -1,0 +1,96 @@
+"""The game suite beyond single games: determinism through the env, classic-RL wrappers, SB3 PPO, normalized scores."""
+
+from __future__ import annotations
+
+import hashlib
+
+import gymnasium as gym
+import numpy as np
+import pytest
+
+import hybridgym
+from hybridgym.tasks.game import GAME_TASKS, normalized_score
+from hybridgym.wrappers import DiscreteActions, PixelsOnly, make_classic
+
+
+def _run(env, seed: int, actions: list[dict]) -> tuple[list[str], float]:
+    obs, _ = env.reset(seed=seed)
+    hashes = [hashlib.sha1(obs["screenshot"].tobytes()).hexdigest()]
+    total = 0.0
+    for a in actions:
+        obs, r, term, trunc, info = env.step(a)
+        total += r
+        hashes.append(hashlib.sha1(obs["screenshot"].tobytes()).hexdigest())
+        if term or trunc:
+            break
+    return hashes, total
+
+
+def test_same_seed_and_actions_give_identical_screenshots(suite_env):
+    env = gym.make("hybridgym/game.snake-v0")
+    keys = ["up", "right", "right", "down", "down", "left", "up", "up", "right", "right"] * 2
+    actions = [{"action_type": "hotkey", "keys": [k]} for k in keys]
+    try:
+        a = _run(env, 11, actions)
+        b = _run(env, 11, actions)
+        c = _run(env, 12, actions)
+    finally:
+        env.close()
+    assert a == b
+    assert a[0] != c[0]
+
+
+def test_discrete_actions_and_pixels_wrappers():
+    env = make_classic("hybridgym/game.snake-v0", size=(84, 84), grayscale=True)
+    try:
+        assert isinstance(env.action_space, gym.spaces.Discrete) and env.action_space.n == 5  # noop + 4 keys
+        obs, info = env.reset(seed=0)
+        assert obs.shape == (84, 84, 1) and obs.dtype == np.uint8 and env.observation_space.contains(obs)
+        obs, r, term, trunc, info = env.step(1)
+        assert info["actions"][0] == {"action_type": "hotkey", "keys": ("up",)}
+        with pytest.raises(ValueError):
+            env.step(99)
+    finally:
+        env.close()
+    with pytest.raises(ValueError, match="one game task"):
+        DiscreteActions(gym.make("hybridgym/Game-v0"))
+
+
+def test_grid_games_get_click_actions():
+    for name, cls in GAME_TASKS.items():
+        task = cls()
+        acts = task.discrete_actions()
+        assert acts[0]["action_type"] == "wait"
+        grid = task.card["grid"]
+        if grid:
+            clicks = [a for a in acts if a["action_type"] == "click"]
+            assert len(clicks) == grid["rows"] * grid["cols"]
+            assert all(0 <= a["x"] < 800 and 0 <= a["y"] < 600 for a in clicks)
+        else:
+            assert len(acts) == 1 + len(task.card["keys"])
+
+
+@pytest.mark.timeout(1200)
+def test_stable_baselines3_ppo_learns_on_a_game():
+    sb3 = pytest.importorskip("stable_baselines3")
+    from stable_baselines3.common.env_checker import check_env as sb3_check_env
+    env = make_classic("hybridgym/game.snake-v0", size=(64, 64), grayscale=True)
+    try:
+        sb3_check_env(env, warn=False)
+        model = sb3.PPO("CnnPolicy", env, n_steps=256, batch_size=64, n_epochs=1, seed=0, verbose=0,
+                        policy_kwargs={"normalize_images": True})
+        model.learn(total_timesteps=2048)
+        assert model.num_timesteps >= 2048
+        action, _ = model.predict(env.reset(seed=1)[0])
+        assert env.action_space.contains(int(action))
+    finally:
+        env.close()
+
+
+def test_normalized_score_maps_random_to_0_and_scripted_to_100(monkeypatch):
+    import hybridgym.tasks.game as game
+    monkeypatch.setattr(game, "load_baselines", lambda: {"snake": {"random": 2.0, "scripted": 22.0}})
+    assert normalized_score("snake", 2.0) == 0.0
+    assert normalized_score("snake", 22.0) == 100.0
+    assert normalized_score("snake", 12.0) == 50.0
+    assert normalized_score("nope", 1.0) is None
