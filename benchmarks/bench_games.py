@@ -83,9 +83,9 @@ def bench_game(env, name: str, seeds: int) -> dict:
         env.reset(seed=s, options={"task": tid})
         resets.append(time.perf_counter() - t)
     res["reset_ms_median"] = round(statistics.median(resets) * 1000, 1)
-    # determinism: the scripted player again on seed 0 gives the same screenshots
-    again = play(env, tid, 0, "scripted")
-    res["deterministic"] = again["hashes"] == scripted[0]["hashes"] and again["score"] == scripted[0]["score"]
+    # determinism: the scripted player again on seed 0 gives the same screenshots (first 100 steps)
+    again = play(env, tid, 0, "scripted", max_steps=100)
+    res["deterministic"] = again["hashes"] == scripted[0]["hashes"][:len(again["hashes"])]
     return res
 
 

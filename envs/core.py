@@ -15,7 +15,7 @@ from hybridgym.tasks import TASKS, Episode, Task, tasks_of
 
 from .actions import ActionError, Codec
 from .actions import model as A
-from .sandbox import PathEscapeError, Sandbox, SandboxError
+from .sandbox import PathEscapeError, Sandbox
 from .spaces import UnicodeText
 
 MAX_TEXT = 65536
@@ -177,7 +177,7 @@ class HybridEnv(gym.Env):
         return self._obs("", ""), info
 
     def _after_actions(self, actions: list[A.Action]) -> None:
-        """Suite hook after the step's actions, before the task's own hook."""
+        """Suite hook after the step's actions, before the screen is observed (games: the clock)."""
 
     def _prepare(self, task: Task, params: dict) -> None:
         """Suite hook after the task's setup (e.g. wait for windows)."""
@@ -234,7 +234,6 @@ class HybridEnv(gym.Env):
         if sandbox_error is None:
             try:
                 self._after_actions(actions)
-                task.after_actions(sb, self.episode.params)
                 self._observe()
             except Exception as e:
                 sandbox_error = f"{type(e).__name__}: {e}"

@@ -36,7 +36,8 @@ class GameEnv(HybridEnv):
     `info["success"]` says whether the task's target score was reached.
 
     ## Arguments
-    `task`, `coords`, `max_steps`, `render_mode` (see `HybridEnv`).
+    `task`, `coords`, `max_steps`, `render_mode` (see `HybridEnv`); `step_ms`: game
+    time per step, overriding the game's default (e.g. a larger step skips frames).
 
     ## Version History
     * v0: first version.
@@ -51,10 +52,17 @@ class GameEnv(HybridEnv):
     def _make_sandbox(self) -> Sandbox:
         return Sandbox(*self.screen_size, browser="app", web_root=ASSETS / "games")
 
+    def __init__(self, task=None, *, step_ms: int | None = None, **kwargs):
+        if step_ms is not None and not 1 <= int(step_ms) <= 600_000:
+            raise ValueError(f"step_ms must be 1..600000 ms of game time, got {step_ms}")
+        self.step_ms = None if step_ms is None else int(step_ms)
+        super().__init__(task, **kwargs)
+
     def _after_actions(self, actions) -> None:
         # the clock must not move before the page has the step's input
         if any(a.channel == "gui" for a in actions):
             self.sandbox.browser.flush_input(self.sandbox.input)
+        self.sandbox.browser.advance_clock(self.step_ms or self.episode.task.step_ms)
 
     def _wait(self, seconds: float) -> None:
         self.sandbox.browser.advance_clock(max(0.0, min(float(seconds), 60.0)) * 1000)
@@ -65,7 +73,7 @@ class GameEnv(HybridEnv):
         Games draw on a canvas when their state changes. If the page drew nothing
         during the step, the screen is as it was: one grab. Otherwise wait for two
         real frames, then (Chromium may show the picture late under load) up to
-        150 ms for the screen to differ from the last observation, then for quiet.
+        50 ms for the screen to differ from the last observation, then for quiet.
         """
         browser = self.sandbox.browser
         draws = browser.canvas_draws()
@@ -74,5 +82,5 @@ class GameEnv(HybridEnv):
         else:
             browser.wait_real_frame()
             self._frame, self._raw, _ = self.sandbox.capture.settle(
-                before=None if first else self._raw, change_timeout=0.15, quiet=0.02, max_wait=1.0)
+                before=None if first else self._raw, change_timeout=0.05, quiet=0.02, max_wait=1.0)
         self._draws = draws

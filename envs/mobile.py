@@ -14,9 +14,12 @@ class MobileEnv(HybridEnv):
     ## Description
     A phone: a 720×1600 screen (360×800 CSS pixels at device scale 2, a common
     Android size) showing the phone shell (status bar, apps, back/home navigation)
-    in Chromium with mobile emulation and a touch screen. Taps, long presses and
-    swipes are real touch events (CDP `Input.dispatchTouchEvent`); typing goes
-    through the X keyboard. App state lives in the env's backend records.
+    in Chromium with mobile emulation and a touch screen. Taps, long presses
+    (held 1 s) and swipes (with intermediate moves) are real touch events: the env
+    moves the X pointer and Chromium's touch emulation (CDP
+    `Emulation.setEmitTouchEventsForMouse`) delivers touchstart/touchmove/touchend
+    with pointerType "touch". Typing goes through the X keyboard. App state lives
+    in the env's backend records.
 
     ## Action Space
     UI-TARS mobile actions: click/tap, long_press, type, scroll/swipe (4 directions),

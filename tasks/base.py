@@ -83,10 +83,6 @@ class Task:
         """Yield the actions that solve the task, one per step."""
         raise NotImplementedError
 
-    # -- per-step hooks (games) -------------------------------------------
-    def after_actions(self, sb: "Sandbox", params: dict) -> None:
-        """Called after each step's actions, before the screen is observed."""
-
     def __repr__(self) -> str:
         return f"<Task {self.id}>"
 

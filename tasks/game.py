@@ -56,9 +56,6 @@ class GameTask(Task):
         sb.browser.load(sb.server.url(f"/{self.game}/index.html", **query), clock_time=0)
         sb.browser.page.wait_for_function("window.hybridgym && window.hybridgym.ready === true", timeout=10000)
 
-    def after_actions(self, sb, params: dict) -> None:
-        sb.browser.advance_clock(self.step_ms)
-
     def read_state(self, sb, params: dict) -> dict:
         return sb.browser.page.evaluate("({score: hybridgym.score(), gameOver: hybridgym.gameOver(), "
                                         "state: hybridgym.state()})")

@@ -10,7 +10,7 @@ import pytest
 
 import hybridgym
 from hybridgym.tasks.game import GAME_TASKS, normalized_score
-from hybridgym.wrappers import DiscreteActions, PixelsOnly, make_classic
+from hybridgym.wrappers import DiscreteActions, make_classic
 
 
 def _run(env, seed: int, actions: list[dict]) -> tuple[list[str], float]:

@@ -12,70 +12,13 @@ target within ``max_steps``. A few checks of each game's rules come last
 
 from __future__ import annotations
 
-import importlib
 import json
 
 import pytest
 
-from tests.test_games_js import GAMES_DIR, Game, browser  # noqa: F401  (fixture)
+from tests.test_games_js import Game, act, browser, open_game, player  # noqa: F401  (fixtures)
 
 GAMES = ["match-3", "memory", "merge", "pong"]
-KEY = {"up": "ArrowUp", "down": "ArrowDown", "left": "ArrowLeft", "right": "ArrowRight", "space": " ",
-       "enter": "Enter"}
-
-
-def player(name: str):
-    return importlib.import_module("hybridgym.tasks.players." + name.replace("-", "_"))
-
-
-class CasualGame(Game):
-    """A `Game` whose page URL also carries the card's query (pong: ?ai=right)."""
-
-    def __init__(self, browser, name: str, seed: int, *, query: dict | None = None, install_first: bool = False):
-        self.context = browser.new_context(viewport={"width": 800, "height": 600})
-        if install_first:
-            self.context.clock.install(time=0)
-        self.context.clock.pause_at(0)
-        self.page = self.context.new_page()
-        errors: list[str] = []
-        self.errors = errors
-        self.page.on("pageerror", lambda e: errors.append(str(e)))
-        if query is None:
-            query = player(name).CARD.get("query", {})
-        extra = "".join(f"&{k}={v}" for k, v in query.items())
-        self.page.goto((GAMES_DIR / name / "index.html").as_uri() + f"?seed={seed}{extra}")
-        self.page.wait_for_function("window.hybridgym && window.hybridgym.ready === true")
-
-    def score(self) -> float:
-        return self.page.evaluate("hybridgym.score()")
-
-
-@pytest.fixture
-def open_game(browser):  # noqa: F811
-    games: list[CasualGame] = []
-
-    def _open(name: str, seed: int = 0, **kw) -> CasualGame:
-        g = CasualGame(browser, name, seed, **kw)
-        games.append(g)
-        return g
-
-    yield _open
-    for g in games:
-        g.close()
-
-
-def act(g: Game, action: dict) -> None:
-    """Send one env action (as a scripted player returns it) through Playwright's real input."""
-    kind = action["action_type"]
-    if kind == "hotkey":
-        for key in action["keys"]:
-            g.page.keyboard.press(KEY.get(key, key))
-    elif kind == "click":
-        g.page.mouse.click(action["x"], action["y"])
-    else:
-        assert kind == "wait", action
-
-
 def cell_point(card: dict, r: int, c: int) -> tuple[int, int]:
     grid = card["grid"]
     return int(grid["x0"] + (c + 0.5) * grid["cell_w"]), int(grid["y0"] + (r + 0.5) * grid["cell_h"])
@@ -163,7 +106,7 @@ SCRIPTS = {
 }
 
 
-def _script_input(g: CasualGame, name: str, what) -> None:
+def _script_input(g: Game, name: str, what) -> None:
     if what is None:
         return
     if what == "P":

@@ -14,13 +14,15 @@ from pathlib import Path
 import pytest
 
 from hybridgym.sandbox.browser import shared_playwright
+from hybridgym.tasks.players import discover
 from hybridgym.tasks.game_players import policy_2048, snake_policy
 
 sync_api = pytest.importorskip("playwright.sync_api")
 
 CHROMIUM = "/usr/bin/chromium"
 GAMES_DIR = Path(__file__).resolve().parents[1] / "assets" / "games"
-KEY = {"up": "ArrowUp", "down": "ArrowDown", "left": "ArrowLeft", "right": "ArrowRight"}
+KEY = {"up": "ArrowUp", "down": "ArrowDown", "left": "ArrowLeft", "right": "ArrowRight", "space": " ",
+       "enter": "Enter"}
 LAUNCH_ARGS = [
     "--no-sandbox",
     "--disable-gpu",
@@ -43,10 +45,29 @@ def browser():
             b.close()
 
 
+def player(name: str):
+    """The player module (CARD, policy) of a game."""
+    return discover()[name]
+
+
+def act(g: "Game", action: dict) -> None:
+    """Send one env action (as a scripted player returns it) through Playwright's real input."""
+    kind = action["action_type"]
+    if kind == "hotkey":
+        for key in action["keys"]:
+            g.page.keyboard.press(KEY.get(key, key))
+    elif kind == "click":
+        g.page.mouse.click(action["x"], action["y"])
+    elif kind == "right_single":
+        g.page.mouse.click(action["x"], action["y"], button="right")
+    else:
+        assert kind == "wait", action
+
+
 class Game:
     """One game page in its own context, on a paused fake clock."""
 
-    def __init__(self, browser, name: str, seed: int, *, install_first: bool = False):
+    def __init__(self, browser, name: str, seed: int, *, query: dict | None = None, install_first: bool = False):
         self.context = browser.new_context(viewport={"width": 800, "height": 600})
         # The fake clock must be paused: after clock.install() alone, time
         # flows at wall-clock speed. install()+pause_at() leaves performance.now()
@@ -58,12 +79,17 @@ class Game:
         errors: list[str] = []
         self.errors = errors
         self.page.on("pageerror", lambda e: errors.append(str(e)))
-        url = (GAMES_DIR / name / "index.html").as_uri() + f"?seed={seed}"
-        self.page.goto(url)
+        if query is None:   # the card's own query, e.g. pong's ?ai=right
+            query = player(name).CARD.get("query", {})
+        extra = "".join(f"&{k}={v}" for k, v in query.items())
+        self.page.goto((GAMES_DIR / name / "index.html").as_uri() + f"?seed={seed}{extra}")
         self.page.wait_for_function("window.hybridgym && window.hybridgym.ready === true")
 
     def state(self) -> dict:
         return self.page.evaluate("hybridgym.state()")
+
+    def score(self) -> float:
+        return self.page.evaluate("hybridgym.score()")
 
     def press(self, direction: str) -> None:
         self.page.keyboard.press(KEY[direction])

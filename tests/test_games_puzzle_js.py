@@ -11,53 +11,16 @@ then ``step_ms`` of game time).
 
 from __future__ import annotations
 
-import importlib
 import json
 from pathlib import Path
 
 import pytest
 
-from tests.test_games_js import CHROMIUM, Game, browser  # noqa: F401  (browser is a fixture)
+from tests.test_games_js import KEY, CHROMIUM, act, browser, open_game, player  # noqa: F401  (fixtures)
 
 pytestmark = pytest.mark.skipif(not Path(CHROMIUM).exists(), reason="needs /usr/bin/chromium")
 
 GAMES = ["minesweeper", "sokoban", "maze", "lights-out", "pipes"]
-KEY = {"up": "ArrowUp", "down": "ArrowDown", "left": "ArrowLeft", "right": "ArrowRight", "space": " ",
-       "enter": "Enter"}
-
-
-def player(name: str):
-    return importlib.import_module(f"hybridgym.tasks.players.{name.replace('-', '_')}")
-
-
-@pytest.fixture
-def open_game(browser):  # noqa: F811
-    games: list[Game] = []
-
-    def _open(name: str, seed: int = 0, **kw) -> Game:
-        g = Game(browser, name, seed, **kw)
-        games.append(g)
-        return g
-
-    yield _open
-    for g in games:
-        g.close()
-
-
-def act(g: Game, action: dict) -> None:
-    """Send an env action dict through real input."""
-    kind = action["action_type"]
-    if kind == "hotkey":
-        for key in action["keys"]:
-            g.page.keyboard.press(KEY.get(key, key))
-    elif kind == "click":
-        g.page.mouse.click(action["x"], action["y"])
-    elif kind == "right_single":
-        g.page.mouse.click(action["x"], action["y"], button="right")
-    else:
-        assert kind == "wait", action
-
-
 def cell_click(st: dict, r: int, c: int, kind: str = "click") -> dict:
     grid = st["grid"]
     return {"action_type": kind, "x": int(grid["x0"] + (c + 0.5) * grid["cell_w"]),

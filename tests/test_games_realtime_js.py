@@ -11,34 +11,13 @@ within ``max_steps``. A few checks of each game's rules and inputs come last.
 
 from __future__ import annotations
 
-import importlib
 import json
 
 import pytest
 
-from tests.test_games_js import Game, browser, open_game  # noqa: F401  (fixtures)
+from tests.test_games_js import act, browser, open_game, player  # noqa: F401  (fixtures)
 
 GAMES = ["falling-blocks", "breakout", "flappy", "whack-a-mole"]
-KEY = {"up": "ArrowUp", "down": "ArrowDown", "left": "ArrowLeft", "right": "ArrowRight", "space": " ",
-       "enter": "Enter"}
-
-
-def player(name: str):
-    return importlib.import_module("hybridgym.tasks.players." + name.replace("-", "_"))
-
-
-def act(g: Game, action: dict) -> None:
-    """Send one env action (as a scripted player returns it) through Playwright's real input."""
-    kind = action["action_type"]
-    if kind == "hotkey":
-        for key in action["keys"]:
-            g.page.keyboard.press(KEY.get(key, key))
-    elif kind == "click":
-        g.page.mouse.click(action["x"], action["y"])
-    else:
-        assert kind == "wait", action
-
-
 # ------------------------------------------------------------------------ cards
 
 

@@ -36,7 +36,7 @@ class Sandbox:
 
     width, height: the display in pixels (the screenshot size).
     browser: None, "window" (a browser window with tabs) or "app" (one full-screen page).
-    scale: screen pixels per CSS pixel in the browser; touch: a touch screen (taps via CDP).
+    scale: screen pixels per CSS pixel in the browser; touch: a touch screen (Chromium turns pointer input into touch events).
     web_root: a folder served on 127.0.0.1 with a JSON record API (AppServer).
     window_manager: start openbox on the display (desktop apps).
     """
@@ -175,36 +175,19 @@ class Sandbox:
                if getattr(action, a, None) is not None and getattr(action, b, None) is not None]
         for x, y in pts:
             self.check_point(x, y)
-        touch = self._touch and self.browser is not None
         inp = self.input
-        if isinstance(action, (A.Tap,)) or (touch and isinstance(action, A.Click)):
-            if touch:
-                self.browser.touch("touchStart", [(action.x, action.y)])
-                self.browser.touch("touchEnd", [])
-            else:
-                inp.click(action.x, action.y)
+        # on a touch screen Chromium turns this pointer input into touch events
+        if isinstance(action, A.Tap):
+            inp.click(action.x, action.y)
         elif isinstance(action, A.LongPress):
-            if touch:
-                self.browser.touch("touchStart", [(action.x, action.y)])
-                time.sleep(action.duration)
-                self.browser.touch("touchEnd", [])
-            else:
-                inp.move(action.x, action.y)
-                inp.button("left", True)
-                inp.sync()
-                time.sleep(action.duration)
-                inp.button("left", False)
-                inp.sync()
-        elif isinstance(action, A.Swipe) or (touch and isinstance(action, A.Drag)):
-            if touch:
-                steps = 8
-                self.browser.touch("touchStart", [(action.x1, action.y1)])
-                for i in range(1, steps + 1):
-                    self.browser.touch("touchMove", [(action.x1 + (action.x2 - action.x1) * i / steps,
-                                                      action.y1 + (action.y2 - action.y1) * i / steps)])
-                self.browser.touch("touchEnd", [])
-            else:
-                inp.drag(action.x1, action.y1, action.x2, action.y2)
+            inp.move(action.x, action.y)
+            inp.button("left", True)
+            inp.sync()
+            time.sleep(action.duration)
+            inp.button("left", False)
+            inp.sync()
+        elif isinstance(action, A.Swipe):
+            inp.drag(action.x1, action.y1, action.x2, action.y2)
         elif isinstance(action, A.Click):
             inp.click(action.x, action.y)
         elif isinstance(action, A.DoubleClick):

@@ -176,6 +176,10 @@ class ChromiumBrowser:
         self.context = ctx
         self._clock_installed = False
         self.page = ctx.new_page()
+        if self.has_touch:
+            # a touch screen: Chromium turns the X pointer into touchstart/touchmove/touchend
+            # (pointerType "touch", clicks synthesized from taps), as DevTools' device mode does
+            self.cdp().send("Emulation.setEmitTouchEventsForMouse", {"enabled": True, "configuration": "mobile"})
         if self.mode == "app":
             target = self.cdp().send("Target.getTargetInfo")["targetInfo"]["targetId"]
             bcdp = self.browser.new_browser_cdp_session()
@@ -264,16 +268,10 @@ class ChromiumBrowser:
             raise LookupError(f"element {selector!r} is not visible")
         return self.to_screen(box["x"] + box["width"] / 2, box["y"] + box["height"] / 2)
 
-    # -- touch (CDP) -------------------------------------------------------
     def cdp(self):
         if self._cdp is None:
             self._cdp = self.context.new_cdp_session(self.page)
         return self._cdp
-
-    def touch(self, kind: str, points: list[tuple[float, float]]) -> None:
-        """Dispatch a CDP touch event; points are screen pixels."""
-        tps = [dict(zip(("x", "y"), self.to_page(x, y))) for x, y in points]
-        self.cdp().send("Input.dispatchTouchEvent", {"type": kind, "touchPoints": tps})
 
     def close_context(self) -> None:
         if self._cdp is not None:

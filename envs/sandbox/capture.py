@@ -30,8 +30,8 @@ class XShmCapture:
     def grab(self) -> np.ndarray:
         return self.to_rgb(self.grab_raw(), self.width, self.height)
 
-    def settle(self, *, change_timeout: float = 0.05, quiet: float = 0.010,
-               max_wait: float = 1.0, poll: float = 0.003, before: bytes | None = None) -> tuple[np.ndarray, bytes, dict]:
+    def settle(self, *, change_timeout: float = 0.05, quiet: float = 0.008,
+               max_wait: float = 1.0, poll: float = 0.002, before: bytes | None = None) -> tuple[np.ndarray, bytes, dict]:
         """Wait until the screen stops changing, by polling frames (no fixed long sleep).
 
         If `before` is given (the frame before an action), waits up to `change_timeout` for
