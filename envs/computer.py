@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from hybridgym.assets import ASSETS
+
 from .core import HybridEnv
 from .sandbox import Sandbox
 
@@ -53,4 +55,5 @@ class ComputerEnv(HybridEnv):
     platform = "computer"
 
     def _make_sandbox(self) -> Sandbox:
-        return Sandbox(*self.screen_size, window_manager=True)
+        # a local web server too: tasks serve files for the desktop's browser from it
+        return Sandbox(*self.screen_size, window_manager=True, web_root=ASSETS / "desktop" / "web")

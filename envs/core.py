@@ -155,6 +155,8 @@ class HybridEnv(gym.Env):
         sb = self.sandbox
         sb.kill_apps()
         sb.workspace.clear()
+        if sb.server is not None:
+            sb.server.reset()
         sb.input.move(sb.width - 1, sb.height - 1)  # a fixed pointer position: no stray hover
         sb.input.sync()
         t_setup = time.perf_counter()

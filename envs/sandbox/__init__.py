@@ -18,12 +18,12 @@ from .browser import ChromiumBrowser
 from .capture import XShmCapture
 from .display import XvfbDisplay
 from .shell import BubblewrapShell, ShellResult
-from .webserver import AppServer, RecordStore
+from .webserver import AppServer, RecordStore, Request, Response
 from .workspace import PathEscapeError, Workspace
 from .xinput import XTestInput
 
 __all__ = ["Sandbox", "SandboxError", "ChromiumBrowser", "XShmCapture", "XvfbDisplay",
-           "BubblewrapShell", "ShellResult", "AppServer", "RecordStore", "Workspace",
+           "BubblewrapShell", "ShellResult", "AppServer", "RecordStore", "Request", "Response", "Workspace",
            "PathEscapeError", "XTestInput"]
 
 

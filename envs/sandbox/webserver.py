@@ -6,9 +6,47 @@ import copy
 import json
 import mimetypes
 import threading
+from dataclasses import dataclass, field
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from pathlib import Path
-from urllib.parse import unquote, urlsplit
+from typing import Callable
+from urllib.parse import parse_qs, unquote, urlsplit
+
+
+@dataclass
+class Request:
+    """One HTTP request, as a route handler sees it."""
+    method: str
+    path: str                      # the part after the route's prefix, unquoted, no leading "/"
+    query: dict[str, list[str]]    # parse_qs of the query string
+    headers: dict[str, str]
+    body: bytes = b""
+
+    def json(self) -> object:
+        return json.loads(self.body) if self.body else None
+
+    def arg(self, name: str, default: str = "") -> str:
+        return self.query.get(name, [default])[0]
+
+
+@dataclass
+class Response:
+    """What a route handler returns."""
+    status: int = 200
+    body: bytes | str | object = b""
+    content_type: str = "application/json"
+    headers: dict[str, str] = field(default_factory=dict)
+
+    def payload(self) -> bytes:
+        if isinstance(self.body, bytes):
+            return self.body
+        if isinstance(self.body, str):
+            return self.body.encode()
+        return json.dumps(self.body).encode()
+
+
+#: a route handler: a function of the request
+RouteHandler = Callable[[Request], Response]
 
 
 class RecordStore:
@@ -95,11 +133,19 @@ class RecordStore:
 
 
 class AppServer:
-    """Serves `root` (static files) and `/api/...` (a RecordStore) on 127.0.0.1."""
+    """Serves `root` (static files) and `/api/...` (a RecordStore) on 127.0.0.1.
+
+    A task can add, for its episode, route handlers (`route("/shop/api/", fn)`: any
+    method, longest prefix wins, before the record API and static files) and
+    static folders (`mount("/miniwob/", folder)`). `reset()` (called by the env at
+    every reset, before the task's setup) removes them and empties the store.
+    """
 
     def __init__(self, root: Path):
         self.root = Path(root).resolve()
         self.store = RecordStore()
+        self._routes: dict[str, RouteHandler] = {}
+        self._mounts: dict[str, Path] = {}
         server = self
 
         class Handler(BaseHTTPRequestHandler):
@@ -131,22 +177,59 @@ class AppServer:
                 self._send(status, json.dumps(payload).encode(), "application/json")
 
             def _static(self) -> None:
-                path = unquote(urlsplit(self.path).path).lstrip("/") or "index.html"
-                target = (server.root / path).resolve()
+                url_path = unquote(urlsplit(self.path).path)
+                root, rel = server.root, url_path.lstrip("/")
+                for prefix, folder in sorted(server._mounts.items(), key=lambda kv: -len(kv[0])):
+                    if url_path.startswith(prefix):
+                        root, rel = folder, url_path[len(prefix):]
+                        break
+                target = (root / (rel or "index.html")).resolve()
                 if target.is_dir():
                     target = target / "index.html"
-                if server.root not in target.parents or not target.is_file():
+                if root not in target.parents or not target.is_file():
                     self._send(404, b"not found", "text/plain")
                     return
                 ctype = mimetypes.guess_type(target.name)[0] or "application/octet-stream"
                 self._send(200, target.read_bytes(), ctype)
 
+            def _route(self) -> bool:
+                split = urlsplit(self.path)
+                url_path = unquote(split.path)
+                for prefix, fn in sorted(server._routes.items(), key=lambda kv: -len(kv[0])):
+                    if url_path.startswith(prefix):
+                        break
+                else:
+                    return False
+                length = int(self.headers.get("Content-Length") or 0)
+                req = Request(self.command, url_path[len(prefix):].lstrip("/"), parse_qs(split.query),
+                              {k.lower(): v for k, v in self.headers.items()},
+                              self.rfile.read(length) if length else b"")
+                try:
+                    resp = fn(req)
+                except Exception as e:  # a handler bug is the page's 500, not a dead server
+                    resp = Response(500, {"error": f"{type(e).__name__}: {e}"})
+                self.send_response(resp.status)
+                body = resp.payload()
+                self.send_header("Content-Type", resp.content_type)
+                self.send_header("Content-Length", str(len(body)))
+                self.send_header("Cache-Control", "no-store")
+                for k, v in resp.headers.items():
+                    self.send_header(k, v)
+                self.end_headers()
+                if self.command != "HEAD":
+                    self.wfile.write(body)
+                return True
+
             def do_GET(self):
+                if self._route():
+                    return
                 self._api() if self.path.startswith("/api/") else self._static()
 
             do_HEAD = do_GET
 
             def do_POST(self):
+                if self._route():
+                    return
                 self._api() if self.path.startswith("/api/") else self._send(405, b"", "text/plain")
 
             do_PUT = do_POST
@@ -156,6 +239,27 @@ class AppServer:
         self._httpd.daemon_threads = True
         self._thread = threading.Thread(target=self._httpd.serve_forever, name="hybridgym-appserver", daemon=True)
         self._thread.start()
+
+    def route(self, prefix: str, handler: RouteHandler) -> None:
+        """Answer every request whose path starts with `prefix` with `handler(Request)`."""
+        if not prefix.startswith("/"):
+            raise ValueError(f"a route prefix starts with '/', got {prefix!r}")
+        self._routes[prefix] = handler
+
+    def mount(self, prefix: str, folder: Path) -> None:
+        """Serve the static files of `folder` under the URL path `prefix` (e.g. "/miniwob/")."""
+        if not (prefix.startswith("/") and prefix.endswith("/")):
+            raise ValueError(f"a mount prefix starts and ends with '/', got {prefix!r}")
+        folder = Path(folder).resolve()
+        if not folder.is_dir():
+            raise ValueError(f"cannot mount {folder}: not a folder")
+        self._mounts[prefix] = folder
+
+    def reset(self) -> None:
+        """Forget the episode's routes, mounts and records."""
+        self._routes.clear()
+        self._mounts.clear()
+        self.store.load({}, {})
 
     @property
     def origin(self) -> str:
