@@ -16,6 +16,7 @@ from pathlib import Path
 from ..actions import model as A
 from .browser import ChromiumBrowser
 from .capture import XShmCapture
+from .desktop import APPS, Desktop, app_named
 from .display import XvfbDisplay
 from .shell import BubblewrapShell, ShellResult
 from .webserver import AppServer, RecordStore, Request, Response
@@ -24,7 +25,7 @@ from .xinput import XTestInput
 
 __all__ = ["Sandbox", "SandboxError", "ChromiumBrowser", "XShmCapture", "XvfbDisplay",
            "BubblewrapShell", "ShellResult", "AppServer", "RecordStore", "Request", "Response", "Workspace",
-           "PathEscapeError", "XTestInput"]
+           "PathEscapeError", "XTestInput", "Desktop", "APPS"]
 
 
 class SandboxError(RuntimeError):
@@ -39,11 +40,14 @@ class Sandbox:
     scale: screen pixels per CSS pixel in the browser; touch: a touch screen (Chromium turns pointer input into touch events).
     web_root: a folder served on 127.0.0.1 with a JSON record API (AppServer).
     window_manager: start openbox on the display (desktop apps).
+    desktop: the computer suite's desktop session (implies a window manager): a private D-Bus,
+        openbox with its window rules, the tint2 panel, a background; apps from `APPS` start
+        with `open_app(name, *args)` (see `hybridgym.sandbox.desktop`).
     """
 
     def __init__(self, width: int, height: int, *, browser: str | None = None, scale: float = 1.0,
                  touch: bool = False, web_root: Path | None = None, window_manager: bool = False,
-                 shell_timeout: float = 30.0):
+                 shell_timeout: float = 30.0, desktop: bool = False):
         self.width, self.height = width, height
         self._browser_mode, self._scale, self._touch = browser, scale, touch
         self._web_root, self._wm, self._shell_timeout = web_root, window_manager, shell_timeout
@@ -55,6 +59,8 @@ class Sandbox:
         self.workspace: Workspace | None = None
         self.shell: BubblewrapShell | None = None
         self._wm_proc: subprocess.Popen | None = None
+        self._desktop_wanted = desktop
+        self.desktop: Desktop | None = None
         self._apps: list[subprocess.Popen] = []
         self.timings: dict[str, float] = {}
 
@@ -68,10 +74,17 @@ class Sandbox:
             self.timings["display_s"] = time.perf_counter() - t
             self.workspace = Workspace()
             self.shell = BubblewrapShell(self.workspace.root, timeout=self._shell_timeout)
-            if self._wm:
+            if self._wm and not self._desktop_wanted:
                 self._wm_proc = self._spawn(["openbox", "--config-file", str(_openbox_config())])
             if self._web_root is not None:
                 self.server = AppServer(self._web_root)
+            if self._desktop_wanted:
+                t = time.perf_counter()
+                self.desktop = Desktop(self.display.name, self.workspace.root,
+                                       (self.server.origin,) if self.server else ()).start()
+                # apps opened before the panel is up would be maximized over it
+                self.wait_for_window("tint2", timeout=10)
+                self.timings["desktop_s"] = time.perf_counter() - t
             if self._browser_mode is not None:
                 t = time.perf_counter()
                 # GTK settings with animations off: Chromium's window frame then stops animating
@@ -79,7 +92,8 @@ class Sandbox:
                 self.browser = ChromiumBrowser(browser_env, self.width, self.height,
                                                mode=self._browser_mode, scale=self._scale,
                                                touch=self._touch,
-                                               allowed_origins=(self.server.origin,) if self.server else ()).start()
+                                               allowed_origins=(self.server.origin,) if self.server else (),
+                                               downloads=self.workspace.root / "Downloads").start()
                 # the first window keeps animating its frame for a while: let it finish now
                 self.browser.load("about:blank")
                 self.capture.settle(quiet=0.5, max_wait=3.0)
@@ -96,17 +110,106 @@ class Sandbox:
                                 cwd=str(self.workspace.root))
 
     def launch_app(self, argv: list[str], **env: str) -> subprocess.Popen:
-        """Start a desktop program on the display, in the workspace, with HOME = the workspace."""
-        proc = self._spawn(argv, self.display.child_env(HOME=str(self.workspace.root),
-                                                         XDG_CONFIG_HOME=str(self.workspace.root / ".config"),
-                                                         NO_AT_BRIDGE="1", GTK_A11Y="none", **env))
+        """Start a desktop program on the display, in the workspace, with HOME = the workspace
+        (and, on a desktop sandbox, the desktop session's environment: `Desktop.env`)."""
+        if self.desktop is not None:
+            child_env = self.desktop.env(**env)
+        else:
+            child_env = self.display.child_env(HOME=str(self.workspace.root),
+                                               XDG_CONFIG_HOME=str(self.workspace.root / ".config"),
+                                               NO_AT_BRIDGE="1", GTK_A11Y="none", **env)
+        proc = self._spawn(argv, child_env)
         self._apps.append(proc)
         return proc
 
+    def open_app(self, name: str, *args: str, title: str | None = None, timeout: float = 15.0) -> int:
+        """Start a desktop app of `APPS` ("terminal", "editor", "files", "calculator",
+        "spreadsheet", "images", "browser", or its program name) with `args` (files, folders,
+        URLs; paths relative to the home), wait until its window is ready (`wait_ready`) and
+        return the window id. Needs a desktop sandbox (`Sandbox(..., desktop=True)`)."""
+        if self.desktop is None:
+            raise SandboxError("open_app needs a desktop sandbox: Sandbox(..., desktop=True) (the computer suite)")
+        key, app = app_named(name)
+        self.launch_app(self.desktop.argv(key, *args))
+        return self.wait_ready(app.wm_class, title or app.ready_title, timeout=timeout, placement=app.placement,
+                               quiet=app.quiet)
+
+    def wait_ready(self, wm_class: str | None = None, title: str | None = None, *, timeout: float = 15.0,
+                   placement: str | tuple[int, int, int, int] | None = None, quiet: float = 0.12) -> int:
+        """Wait by probing until a window is ready to use, and return its id: it is mapped
+        (`wait_for_window`), the window manager has placed it (its geometry matches `placement`,
+        "maximized" or (x, y, w, h), or else stops changing), and the screen has been still for
+        `quiet` seconds (`capture.settle`)."""
+        deadline = time.monotonic() + timeout
+        wid = self.wait_for_window(wm_class, title, timeout=timeout)
+        last = None
+        while time.monotonic() < deadline:
+            try:
+                geo = self.window_geometry(wid)
+            except Exception:   # replaced by another window (a splash, a re-parented one): look again
+                wid = self.wait_for_window(wm_class, title, timeout=max(0.1, deadline - time.monotonic()))
+                continue
+            if placement == "maximized":
+                placed = geo[2] == self.width
+            elif placement is not None:
+                placed = geo == tuple(placement)
+            else:
+                placed = geo == last
+            if placed and geo == last:
+                break
+            last = geo
+            time.sleep(0.03)
+        else:
+            raise SandboxError(f"the window of {wm_class!r} did not reach its place {placement!r} within "
+                               f"{timeout:.0f} s (last geometry {last})")
+        self.capture.settle(quiet=quiet, max_wait=max(0.2, min(3.0, deadline - time.monotonic())))
+        return wid
+
+    def window_geometry(self, wid: int) -> tuple[int, int, int, int]:
+        """(x, y, width, height) of a window's client area in screen pixels (no frame)."""
+        from Xlib import display as xdisplay
+        d = xdisplay.Display(self.display.name)
+        try:
+            win = d.create_resource_object("window", wid)
+            g = win.get_geometry()
+            pos = win.translate_coords(d.screen().root, 0, 0)
+            return (-pos.x, -pos.y, g.width, g.height)
+        finally:
+            d.close()
+
+    def windows(self) -> list[dict]:
+        """The mapped top-level windows: id, WM_CLASS (instance, class), title and geometry."""
+        from Xlib import X, display as xdisplay
+        d = xdisplay.Display(self.display.name)
+        out = []
+        try:
+            for win in _walk(d.screen().root, depth=2):
+                try:
+                    cls = win.get_wm_class()
+                    if not cls or win.get_attributes().map_state != X.IsViewable:
+                        continue
+                    name = win.get_wm_name() or ""
+                    if isinstance(name, bytes):
+                        name = name.decode("utf-8", "replace")
+                    out.append({"id": win.id, "wm_class": tuple(cls), "title": name})
+                except Exception:
+                    continue
+        finally:
+            d.close()
+        for w in out:
+            try:
+                w["geometry"] = self.window_geometry(w["id"])
+            except Exception:
+                w["geometry"] = None
+        return out
+
     def kill_apps(self) -> None:
+        """Stop every app this sandbox started (and, on a desktop, what the panel launched)."""
         for proc in self._apps:
             _kill_group(proc)
         self._apps.clear()
+        if self.desktop is not None:
+            self.desktop.kill_launched()
 
     def health(self) -> str | None:
         """None if every part is alive, else what died."""
@@ -129,6 +232,9 @@ class Sandbox:
         if self._wm_proc is not None:
             _kill_group(self._wm_proc)
             self._wm_proc = None
+        if self.desktop is not None:
+            self.desktop.close()
+            self.desktop = None
         if self.display is not None:
             self.display.stop()
             self.display = None

@@ -110,22 +110,28 @@ class ChromiumBrowser:
     `allowed_origins`: the only http origins the browser may reach (e.g. the task's local
     server); every other request goes to a closed proxy port and fails. The rule lives in
     Chromium's own proxy settings, so it holds whatever Python is doing.
+    `downloads`: the folder where Chromium itself saves downloads (e.g. the workspace's
+    `Downloads/`, so the SDK terminal sees them), under the name the server suggests
+    (" (1)" added on a clash), with no dialog and no Python in the loop; it is created
+    when missing. None: Playwright's default (files kept in a temporary folder).
     """
 
     def __init__(self, display_env: dict[str, str], width: int, height: int, *, mode: str = "window",
                  scale: float = 1.0, touch: bool = False, allowed_origins: tuple[str, ...] = (),
-                 extra_flags: tuple[str, ...] = ()):
+                 extra_flags: tuple[str, ...] = (), downloads: "os.PathLike | str | None" = None):
         if mode not in ("window", "app"):
             raise ValueError(f"browser mode must be 'window' or 'app', got {mode!r}")
         self.width, self.height, self.mode, self.scale, self.has_touch = width, height, mode, scale, touch
         self._env = display_env
         self._extra = list(extra_flags)
         self.allowed_origins = tuple(allowed_origins)
+        self.downloads = os.fspath(downloads) if downloads is not None else None
         self._pw = None
         self.browser = None
         self.context = None
         self.page = None
         self._cdp = None
+        self._download_cdp = None
         self._origin: tuple[float, float] | None = None
         self._clock_installed = False
         self._sentinels = 0
@@ -186,6 +192,19 @@ class ChromiumBrowser:
             win = bcdp.send("Browser.getWindowForTarget", {"targetId": target})["windowId"]
             bcdp.send("Browser.setWindowBounds", {"windowId": win, "bounds": {"windowState": "fullscreen"}})
             bcdp.detach()
+        self._route_downloads()
+
+    def _route_downloads(self) -> None:
+        """Let Chromium save this context's downloads straight into `self.downloads`
+        (it replaces Playwright's own setting, which keeps them in a temporary folder)."""
+        if self.downloads is None:
+            return
+        os.makedirs(self.downloads, exist_ok=True)
+        info = self.cdp().send("Target.getTargetInfo")["targetInfo"]
+        # the setting lasts as long as the CDP session that made it: keep it open with the context
+        self._download_cdp = self.browser.new_browser_cdp_session()
+        self._download_cdp.send("Browser.setDownloadBehavior", {
+            "behavior": "allow", "downloadPath": self.downloads, "browserContextId": info["browserContextId"]})
 
     def load(self, url: str, *, clock_time: float | None = None, wait_until: str = "load"):
         """Show `url` as a fresh start: extra tabs closed, cookies and storage cleared.
@@ -203,6 +222,8 @@ class ChromiumBrowser:
             self.context.clear_cookies()
             for origin in self.allowed_origins:
                 self.cdp().send("Storage.clearDataForOrigin", {"origin": origin, "storageTypes": "all"})
+            if self.downloads is not None:  # the workspace may have been cleared since
+                os.makedirs(self.downloads, exist_ok=True)
         if clock_time is not None and not self._clock_installed:
             # once per context: Playwright replays clock calls on every new document, so
             # later pages start paused where the last one stopped (games use relative time)
@@ -274,12 +295,14 @@ class ChromiumBrowser:
         return self._cdp
 
     def close_context(self) -> None:
-        if self._cdp is not None:
-            try:
-                self._cdp.detach()
-            except Exception:
-                pass
-            self._cdp = None
+        for name in ("_cdp", "_download_cdp"):
+            session = getattr(self, name)
+            if session is not None:
+                try:
+                    session.detach()
+                except Exception:
+                    pass
+                setattr(self, name, None)
         if self.context is not None:
             try:
                 self.context.close()
