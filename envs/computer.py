@@ -56,4 +56,4 @@ class ComputerEnv(HybridEnv):
 
     def _make_sandbox(self) -> Sandbox:
         # a local web server too: tasks serve files for the desktop's browser from it
-        return Sandbox(*self.screen_size, window_manager=True, web_root=ASSETS / "desktop" / "web")
+        return Sandbox(*self.screen_size, desktop=True, web_root=ASSETS / "desktop" / "web")

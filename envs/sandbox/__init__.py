@@ -188,9 +188,7 @@ class Sandbox:
                     cls = win.get_wm_class()
                     if not cls or win.get_attributes().map_state != X.IsViewable:
                         continue
-                    name = win.get_wm_name() or ""
-                    if isinstance(name, bytes):
-                        name = name.decode("utf-8", "replace")
+                    name = _window_title(d, win)
                     out.append({"id": win.id, "wm_class": tuple(cls), "title": name})
                 except Exception:
                     continue
@@ -257,9 +255,7 @@ class Sandbox:
                         if win.get_attributes().map_state != X.IsViewable:
                             continue
                         cls = win.get_wm_class() or ()
-                        name = win.get_wm_name() or ""
-                        if isinstance(name, bytes):
-                            name = name.decode("utf-8", "replace")
+                        name = _window_title(d, win)
                         if (wm_class is None or wm_class in cls) and (title is None or title in name):
                             if wm_class is not None or title is not None:
                                 return win.id
@@ -334,6 +330,16 @@ def _walk(win, depth: int):
             return
         for c in children:
             yield from _walk(c, depth - 1)
+
+
+def _window_title(d, win) -> str:
+    """A window's title: _NET_WM_NAME (UTF-8; all Chromium sets), else WM_NAME."""
+    prop = win.get_full_property(d.intern_atom("_NET_WM_NAME"), d.intern_atom("UTF8_STRING"))
+    if prop is not None and prop.value:
+        value = prop.value
+        return value.decode("utf-8", "replace") if isinstance(value, bytes) else str(value)
+    name = win.get_wm_name() or ""
+    return name.decode("utf-8", "replace") if isinstance(name, bytes) else name
 
 
 def _kill_group(proc: subprocess.Popen) -> None:

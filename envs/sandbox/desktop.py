@@ -1,0 +1,240 @@
+"""The desktop session of the computer suite: its apps (how to start each, how to tell its window is ready), D-Bus, panel and background.
+
+`APPS` is the one table of desktop apps: a short name -> the program's argv and the
+WM_CLASS of its main window. `Sandbox.open_app(name, *args)` starts one in the
+episode's home with the desktop's environment and returns once its window is
+ready (mapped, placed by the openbox rules, and the screen stable).
+`Desktop` owns the session processes that live as long as the env: a private
+D-Bus session bus (GLib apps would otherwise autolaunch one that outlives
+them), openbox with `assets/desktop/openbox-rc.xml`, the tint2 panel
+(`assets/desktop/tint2rc`, one launcher per app and a task list) and the
+background colour.
+"""
+
+from __future__ import annotations
+
+import os
+import shlex
+import shutil
+import signal
+import subprocess
+import tempfile
+import time
+from dataclasses import dataclass
+from pathlib import Path
+from urllib.parse import urlsplit
+
+from .browser import BASE_FLAGS, CHROMIUM
+
+#: the root window colour (a muted blue-grey), 0xRRGGBB
+BACKGROUND = 0x3C4A5C
+#: height of the tint2 panel at the bottom of the screen; maximized windows end above it
+PANEL_HEIGHT = 32
+#: where the desktop browser keeps its profile, inside the home (app state, ignored by checkers)
+BROWSER_PROFILE = ".cache/hybridgym-browser"
+
+
+@dataclass(frozen=True)
+class App:
+    """A desktop program: `argv` starts it (task arguments such as files go after it),
+    `wm_class` names its main window, `label` is the panel tooltip."""
+    argv: tuple[str, ...]
+    wm_class: str
+    label: str
+    icon: str
+    #: where openbox puts the main window: "maximized" or (x, y, width, height) of the client area
+    placement: str | tuple[int, int, int, int] = "maximized"
+    #: a part of the main window's title once it has drawn its content (None: any title)
+    ready_title: str | None = None
+    #: how long the screen must be still before the window counts as ready (seconds)
+    quiet: float = 0.12
+
+
+APPS: dict[str, App] = {
+    "terminal": App(("xterm", "-fa", "DejaVu Sans Mono", "-fs", "11", "-bg", "white", "-fg", "black"),
+                    "xterm", "Terminal", "utilities-terminal"),
+    "editor": App(("mousepad", "--disable-server"), "mousepad", "Text Editor", "accessories-text-editor"),
+    "files": App(("pcmanfm", "--no-desktop"), "pcmanfm", "File Manager", "system-file-manager"),
+    "calculator": App(("galculator",), "galculator", "Calculator", "accessories-calculator",
+                      placement=(392, 123, 500, 480)),
+    "spreadsheet": App(("gnumeric", "--no-splash"), "gnumeric", "Spreadsheet", "gnumeric"),
+    "images": App(("ristretto",), "ristretto", "Image Viewer", "ristretto"),
+    "browser": App((CHROMIUM,), "Chromium", "Web Browser", "chromium", ready_title="Chromium", quiet=0.3),
+}
+#: the program names work as app names too (open_app("mousepad") == open_app("editor"))
+_ALIASES = {Path(app.argv[0]).name: name for name, app in APPS.items()}
+
+
+def app_named(name: str) -> tuple[str, App]:
+    key = _ALIASES.get(name, name)
+    if key not in APPS:
+        raise KeyError(f"no desktop app {name!r}; known: {sorted(APPS)} (or their programs {sorted(_ALIASES)})")
+    return key, APPS[key]
+
+
+def browser_flags(home: Path, allowed_origins: tuple[str, ...]) -> list[str]:
+    """Chromium as a desktop app: a profile in the home, only the env's local server reachable."""
+    hosts = [urlsplit(o).netloc for o in allowed_origins]
+    return [*BASE_FLAGS, f"--user-data-dir={home / BROWSER_PROFILE}",
+            "--proxy-server=http://127.0.0.1:9", "--proxy-bypass-list=" + ";".join(["<-loopback>", *hosts])]
+
+
+def _assets() -> Path:
+    from ..assets import ASSETS
+    return ASSETS / "desktop"
+
+
+class Desktop:
+    """The session around the apps on one display; `start()` once per env, `close()` at the end.
+
+    `env()` is the environment every app gets: HOME and the XDG folders in the
+    episode's home, the private session bus, GSettings in a keyfile
+    (`~/.config/glib-2.0/settings/keyfile`), no accessibility bus, GTK animations off.
+    """
+
+    def __init__(self, display_name: str, home: Path, allowed_origins: tuple[str, ...] = ()):
+        self.display_name, self.home, self.allowed_origins = display_name, Path(home), tuple(allowed_origins)
+        self.runtime = Path(tempfile.mkdtemp(prefix="hybridgym-desktop-"))
+        os.chmod(self.runtime, 0o700)
+        self.bus_address = f"unix:path={self.runtime / 'bus'}"
+        self._procs: dict[str, subprocess.Popen] = {}
+
+    def env(self, **extra: str) -> dict[str, str]:
+        env = dict(os.environ)
+        env.pop("WAYLAND_DISPLAY", None)
+        home = self.home
+        env.update(DISPLAY=self.display_name, HOME=str(home), XDG_CONFIG_HOME=str(home / ".config"),
+                   XDG_CACHE_HOME=str(home / ".cache"), XDG_DATA_HOME=str(home / ".local/share"),
+                   XDG_CONFIG_DIRS=f"{_assets() / 'xdg-config'}:/etc/xdg", XDG_RUNTIME_DIR=str(self.runtime),
+                   DBUS_SESSION_BUS_ADDRESS=self.bus_address, GSETTINGS_BACKEND="keyfile",
+                   NO_AT_BRIDGE="1", GTK_A11Y="none", GTK_OVERLAY_SCROLLING="0",
+                   LANG=env.get("LANG") or "C.UTF-8")
+        env.update(extra)
+        return env
+
+    def argv(self, name: str, *args: str) -> list[str]:
+        key, app = app_named(name)
+        argv = list(app.argv)
+        if key == "browser":
+            argv += browser_flags(self.home, self.allowed_origins)
+        return argv + [str(a) for a in args]
+
+    # -- lifetime ----------------------------------------------------------
+    def start(self) -> "Desktop":
+        self._spawn("dbus", ["dbus-daemon", "--session", "--nofork", "--nopidfile", f"--address={self.bus_address}"])
+        _wait_for(lambda: (self.runtime / "bus").exists(), 5.0, "the D-Bus session bus did not start")
+        self._set_background()
+        self._spawn("openbox", ["openbox", "--config-file", str(_assets() / "openbox-rc.xml")])
+        self._spawn("panel", ["tint2", "-c", str(self._write_panel_config())])
+        return self
+
+    def _spawn(self, key: str, argv: list[str]) -> None:
+        # the session's own processes keep their state out of the episode's home
+        env = self.env(HOME=str(self.runtime), XDG_CACHE_HOME=str(self.runtime / "cache"))
+        self._procs[key] = subprocess.Popen(argv, env=env, stdin=subprocess.DEVNULL, stdout=subprocess.DEVNULL,
+                                            stderr=subprocess.DEVNULL, start_new_session=True,
+                                            cwd=str(self.home))
+
+    def _write_panel_config(self) -> Path:
+        """assets/desktop/tint2rc plus one launcher per app (a .desktop file running its argv)."""
+        apps_dir = self.runtime / "applications"
+        apps_dir.mkdir(exist_ok=True)
+        lines = [(_assets() / "tint2rc").read_text()]
+        for name, app in APPS.items():
+            entry = apps_dir / f"hybridgym-{name}.desktop"
+            entry.write_text("[Desktop Entry]\nType=Application\n"
+                             f"Name={app.label}\nIcon={app.icon}\nExec={shlex.join(self.argv(name))}\n")
+            lines.append(f"launcher_item_app = {entry}")
+        rc = self.runtime / "tint2rc"
+        rc.write_text("\n".join(lines) + "\n")
+        return rc
+
+    def _set_background(self) -> None:
+        from Xlib import display as xdisplay
+        d = xdisplay.Display(self.display_name)
+        try:
+            root = d.screen().root
+            root.change_attributes(background_pixel=BACKGROUND)
+            root.clear_area(0, 0, 0, 0)
+            d.sync()
+        finally:
+            d.close()
+
+    def panel_alive(self) -> bool:
+        p = self._procs.get("panel")
+        return p is not None and p.poll() is None
+
+    def launched_from_panel(self) -> list[int]:
+        """Pids of the programs the panel started (children of tint2)."""
+        p = self._procs.get("panel")
+        return _children(p.pid) if p is not None else []
+
+    def kill_launched(self) -> None:
+        for pid in self.launched_from_panel():
+            _kill_pid_group(pid)
+
+    def close(self) -> None:
+        self.kill_launched()
+        for key in ("panel", "openbox", "dbus"):
+            proc = self._procs.pop(key, None)
+            if proc is not None and proc.poll() is None:
+                try:
+                    os.killpg(proc.pid, signal.SIGTERM)
+                    proc.wait(timeout=2)
+                except (ProcessLookupError, subprocess.TimeoutExpired):
+                    try:
+                        os.killpg(proc.pid, signal.SIGKILL)
+                    except ProcessLookupError:
+                        pass
+                    proc.wait(timeout=2)
+        shutil.rmtree(self.runtime, ignore_errors=True)
+
+
+def _wait_for(pred, timeout: float, error: str) -> None:
+    deadline = time.monotonic() + timeout
+    while not pred():
+        if time.monotonic() > deadline:
+            raise RuntimeError(error)
+        time.sleep(0.01)
+
+
+def _children(pid: int) -> list[int]:
+    out = []
+    for entry in os.listdir("/proc"):
+        if not entry.isdigit():
+            continue
+        try:
+            with open(f"/proc/{entry}/stat") as f:
+                stat = f.read()
+            if int(stat[stat.rindex(")") + 2:].split()[1]) == pid:
+                out.append(int(entry))
+        except (OSError, ValueError):
+            continue
+    return out
+
+
+def _kill_pid_group(pid: int) -> None:
+    """SIGTERM the process group a panel launch started (tint2 runs each in its own session)."""
+    for sig in (signal.SIGTERM, signal.SIGKILL):
+        try:
+            os.killpg(os.getpgid(pid), sig) if os.getpgid(pid) == pid else os.kill(pid, sig)
+        except ProcessLookupError:
+            return
+        deadline = time.monotonic() + 2.0
+        while time.monotonic() < deadline:
+            try:
+                os.waitpid(pid, os.WNOHANG)
+            except ChildProcessError:
+                pass
+            if not Path(f"/proc/{pid}").exists() or _is_zombie(pid):
+                return
+            time.sleep(0.02)
+
+
+def _is_zombie(pid: int) -> bool:
+    try:
+        with open(f"/proc/{pid}/stat") as f:
+            stat = f.read()
+        return stat[stat.rindex(")") + 2] == "Z"
+    except OSError:
+        return True
