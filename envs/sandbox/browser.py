@@ -166,8 +166,8 @@ class ChromiumBrowser:
         try:
             self.page.evaluate("1")
             return True
-        except Exception:
-            return False
+        except Exception as e:  # a page in the middle of a navigation is alive
+            return "context was destroyed" in str(e)
 
     def _open_context(self) -> None:
         self.close_context()
