@@ -39,3 +39,8 @@ def _register_all() -> None:
 
 
 _register_all()
+
+
+from .miniwob import register_miniwob  # noqa: E402  (MiniWoB++ pages of the installed package)
+
+register_miniwob()
