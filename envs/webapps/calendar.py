@@ -1,0 +1,267 @@
+"""Backend of the Calendar web app (assets/web/calendar/): seeded events and room bookings, a JSON API, state for checkers.
+
+`generate(seed)` makes one episode's data (a "today", my events, other people's
+room bookings, rooms, people); `install(sb, data)` puts a `CalendarBackend` on
+the env's app server under `/calendar/api/` and returns it; `backend_of(sb)`
+finds it again for `read_state`. The backend validates like a real calendar:
+a title is required, the end must be after the start, a room cannot be booked
+twice at the same time (refused), and an overlap with one of my own events is
+refused until the client confirms it (`"confirm_conflicts": true`).
+
+API (JSON):
+    GET    bootstrap                      today, rooms, people
+    GET    events?from=YYYY-MM-DD&to=...  my events in a date range (inclusive)
+    GET    events/<id>                    one event
+    POST   events                         create; 422 {"errors": {field: msg}}, 409 {"conflicts": [...]}
+    PUT    events/<id>                    update (same answers)
+    DELETE events/<id>                    delete
+    GET    rooms?date=YYYY-MM-DD          rooms and all their bookings that day
+"""
+
+from __future__ import annotations
+
+import copy
+import datetime as dt
+import threading
+import weakref
+from typing import TYPE_CHECKING
+
+import numpy as np
+
+from hybridgym.sandbox.webserver import Request, Response
+
+if TYPE_CHECKING:
+    from hybridgym.sandbox import Sandbox
+
+ME = "me"
+PEOPLE = ["Amara Okafor", "Ben Carter", "Chloé Martin", "Diego Alvarez", "Eva Novak", "Farid Haddad",
+          "Grace Liu", "Hiro Tanaka", "Isla Murphy", "Jonas Weber", "Kofi Mensah", "Lena Fischer",
+          "Marco Rossi", "Nadia Petrova", "Omar Siddiqui", "Priya Nair"]
+ROOMS = [  # id, name, capacity, floor, equipment
+    ("aurora", "Aurora", 4, 2, "Screen"),
+    ("birch", "Birch", 6, 2, "Screen, whiteboard"),
+    ("cedar", "Cedar", 8, 3, "Video conferencing"),
+    ("delta", "Delta", 12, 3, "Video conferencing, whiteboard"),
+    ("everest", "Everest", 20, 4, "Projector, microphones"),
+    ("fjord", "Fjord", 3, 4, "Phone booth"),
+]
+TITLES = ["Team standup", "1:1 with manager", "Design review", "Sprint planning", "Budget sync",
+          "Customer call", "Lunch with Sam", "Dentist", "Hiring panel", "Product demo",
+          "Quarterly review", "Architecture deep-dive", "Vendor meeting", "Yoga class", "Onboarding session",
+          "Roadmap workshop", "Security training", "Board prep", "Coffee chat", "Release retro"]
+PLACES = ["Zoom", "Google Meet", "Café Linden", "Client office, 5th Ave", "Home office", "Gym", "Main lobby"]
+DAY_START, DAY_END = "07:00", "21:00"   # the time pickers offer 07:00..21:00 in 15-minute steps
+
+
+def minutes(hhmm: str) -> int:
+    h, m = hhmm.split(":")
+    return int(h) * 60 + int(m)
+
+
+def hhmm(mins: int) -> str:
+    return f"{mins // 60:02d}:{mins % 60:02d}"
+
+
+def overlaps(a: dict, b: dict) -> bool:
+    """Two bookings on the same date whose [start, end) intervals intersect."""
+    return (a["date"] == b["date"] and minutes(a["start"]) < minutes(b["end"])
+            and minutes(b["start"]) < minutes(a["end"]))
+
+
+def generate(seed: int) -> dict:
+    """One episode's calendar: today, my events (no two overlap), others' room bookings, rooms, people."""
+    rng = np.random.default_rng(seed)
+    today = dt.date(2026, 1, 5) + dt.timedelta(days=int(rng.integers(0, 330)))
+    events: list[dict] = []
+    next_id = 1
+
+    def free(ev: dict, pool: list[dict]) -> bool:
+        return not any(overlaps(ev, o) for o in pool)
+
+    for offset in range(-35, 100):
+        day = today + dt.timedelta(days=offset)
+        n = int(rng.choice([0, 1, 1, 2, 2, 3])) if day.weekday() < 5 else int(rng.random() < 0.25)
+        for _ in range(n):
+            start = int(rng.integers(16, 36)) * 30        # 08:00 .. 17:30
+            dur = int(rng.choice([30, 30, 60, 60, 60, 90, 120]))
+            room = str(rng.choice([r[0] for r in ROOMS])) if rng.random() < 0.45 else None
+            ev = {"id": next_id, "title": str(rng.choice(TITLES)), "date": day.isoformat(),
+                  "start": hhmm(start), "end": hhmm(min(start + dur, 19 * 60)), "room": room,
+                  "location": next(r[1] for r in ROOMS if r[0] == room) if room else str(rng.choice(PLACES)),
+                  "attendees": sorted(str(p) for p in rng.choice(PEOPLE, size=int(rng.integers(0, 5)), replace=False)),
+                  "owner": ME, "notes": ""}
+            if free(ev, events):
+                events.append(ev)
+                next_id += 1
+    # other people's room bookings: they block rooms but are not in my calendar
+    for offset in range(-7, 60):
+        day = today + dt.timedelta(days=offset)
+        if day.weekday() >= 5:
+            continue
+        for rid, name, *_ in ROOMS:
+            for _ in range(int(rng.integers(1, 5))):
+                start = int(rng.integers(16, 35)) * 30
+                ev = {"id": next_id, "title": "Busy", "date": day.isoformat(), "start": hhmm(start),
+                      "end": hhmm(start + int(rng.choice([30, 60, 60, 90]))), "room": rid, "location": name,
+                      "attendees": [], "owner": str(rng.choice(PEOPLE)), "notes": ""}
+                if free(ev, [e for e in events if e["room"] == rid]):
+                    events.append(ev)
+                    next_id += 1
+    rooms = [{"id": r[0], "name": r[1], "capacity": r[2], "floor": r[3], "equipment": r[4]} for r in ROOMS]
+    return {"today": today.isoformat(), "events": events, "rooms": rooms, "people": list(PEOPLE)}
+
+
+class CalendarBackend:
+    """One episode's calendar state, answering the app's API (thread-safe)."""
+
+    def __init__(self, data: dict):
+        self._lock = threading.Lock()
+        self.today = data["today"]
+        self.rooms = copy.deepcopy(data["rooms"])
+        self.people = list(data["people"])
+        self.events = copy.deepcopy(data["events"])
+        self._next_id = max((e["id"] for e in self.events), default=0) + 1
+
+    # -- reading -------------------------------------------------------------
+    def state(self) -> dict:
+        """A snapshot for checkers: {"today", "events" (all owners), "rooms"}."""
+        with self._lock:
+            return {"today": self.today, "events": copy.deepcopy(self.events), "rooms": copy.deepcopy(self.rooms)}
+
+    def mine(self) -> list[dict]:
+        return [e for e in self.events if e["owner"] == ME]
+
+    # -- validation ----------------------------------------------------------
+    def validate(self, body: object, editing: int | None = None) -> tuple[dict, dict, list]:
+        """Clean an event from the client: (event, field errors, my conflicting events)."""
+        if not isinstance(body, dict):
+            return {}, {"form": "the request body must be a JSON object"}, []
+        errors: dict[str, str] = {}
+        ev = {"title": str(body.get("title") or "").strip(), "location": str(body.get("location") or "").strip(),
+              "notes": str(body.get("notes") or "").strip(), "room": body.get("room") or None}
+        if not ev["title"]:
+            errors["title"] = "Title is required."
+        elif len(ev["title"]) > 80:
+            errors["title"] = "Title must be at most 80 characters."
+        date = str(body.get("date") or "").strip()
+        try:
+            ev["date"] = dt.date.fromisoformat(date).isoformat()
+        except ValueError:
+            errors["date"] = "Enter a valid date as YYYY-MM-DD." if date else "Date is required."
+        for key in ("start", "end"):
+            val = str(body.get(key) or "")
+            try:
+                m = minutes(val)
+                ok = minutes(DAY_START) <= m <= minutes(DAY_END) and m % 15 == 0 and len(val) == 5
+            except ValueError:
+                ok = False
+            if ok:
+                ev[key] = val
+            else:
+                errors[key] = f"Pick a {key} time between {DAY_START} and {DAY_END}."
+        if "start" in ev and "end" in ev and minutes(ev["end"]) <= minutes(ev["start"]):
+            errors["end"] = "End time must be after the start time."
+        people = body.get("attendees") or []
+        if not isinstance(people, list) or any(p not in self.people for p in people):
+            errors["attendees"] = "Attendees must be chosen from the directory."
+        else:
+            ev["attendees"] = sorted(set(people))
+        room = next((r for r in self.rooms if r["id"] == ev["room"]), None)
+        if ev["room"] and room is None:
+            errors["room"] = f"Unknown room {ev['room']!r}."
+        if room and not ev["location"]:
+            ev["location"] = room["name"]
+        if room and "attendees" in ev and len(ev["attendees"]) + 1 > room["capacity"]:
+            errors["room"] = f"{room['name']} seats {room['capacity']}; this meeting has {len(ev['attendees']) + 1} people."
+        conflicts: list[dict] = []
+        if not errors:
+            others = [e for e in self.events if e["id"] != editing]
+            taken = [e for e in others if room and e["room"] == room["id"] and overlaps(e, ev)]
+            if taken:
+                t = taken[0]
+                who = "you" if t["owner"] == ME else t["owner"]
+                errors["room"] = (f"{room['name']} is already booked {t['start']}–{t['end']} by {who}. "
+                                  "Choose another room or time.")
+            conflicts = [e for e in others if e["owner"] == ME and overlaps(e, ev)]
+        return ev, errors, conflicts
+
+    # -- the API ---------------------------------------------------------------
+    def handle(self, req: Request) -> Response:
+        parts = [p for p in req.path.split("/") if p]
+        with self._lock:
+            if parts == ["bootstrap"] and req.method == "GET":
+                return Response(200, {"today": self.today, "rooms": self.rooms, "people": self.people})
+            if parts == ["rooms"] and req.method == "GET":
+                date = req.arg("date", self.today)
+                return Response(200, {"date": date, "rooms": self.rooms,
+                                      "bookings": [self._public(e) for e in self.events
+                                                   if e["room"] and e["date"] == date]})
+            if parts and parts[0] == "events":
+                return self._events(req, parts[1:])
+        return Response(404, {"error": f"no calendar API {req.method} /{req.path}; see envs/webapps/calendar.py"})
+
+    def _public(self, e: dict) -> dict:
+        """What anyone may see of a booking: other people's meetings show as busy."""
+        if e["owner"] == ME:
+            return copy.deepcopy(e)
+        return {k: e[k] for k in ("id", "date", "start", "end", "room", "owner")} | {"title": "Busy"}
+
+    def _events(self, req: Request, rest: list[str]) -> Response:
+        if not rest:
+            if req.method == "GET":
+                lo, hi = req.arg("from", "0000-01-01"), req.arg("to", "9999-12-31")
+                return Response(200, [copy.deepcopy(e) for e in self.mine() if lo <= e["date"] <= hi])
+            if req.method == "POST":
+                return self._save(req, None)
+            return Response(405, {"error": "use GET or POST on events"})
+        try:
+            eid = int(rest[0])
+        except ValueError:
+            return Response(400, {"error": f"event id must be an integer, got {rest[0]!r}"})
+        ev = next((e for e in self.mine() if e["id"] == eid), None)
+        if ev is None:
+            return Response(404, {"error": f"no event {eid}"})
+        if req.method == "GET":
+            return Response(200, copy.deepcopy(ev))
+        if req.method == "PUT":
+            return self._save(req, ev)
+        if req.method == "DELETE":
+            self.events.remove(ev)
+            return Response(200, {"deleted": eid})
+        return Response(405, {"error": "use GET, PUT or DELETE on an event"})
+
+    def _save(self, req: Request, existing: dict | None) -> Response:
+        try:
+            body = req.json()
+        except ValueError:
+            return Response(400, {"error": "body is not JSON"})
+        ev, errors, conflicts = self.validate(body, existing["id"] if existing else None)
+        if errors:
+            return Response(422, {"errors": errors})
+        if conflicts and not (isinstance(body, dict) and body.get("confirm_conflicts") is True):
+            return Response(409, {"conflicts": [copy.deepcopy(c) for c in conflicts]})
+        if existing is None:
+            ev.update(id=self._next_id, owner=ME)
+            self._next_id += 1
+            self.events.append(ev)
+            return Response(201, copy.deepcopy(ev))
+        existing.update(ev)
+        return Response(200, copy.deepcopy(existing))
+
+
+_BACKENDS: "weakref.WeakKeyDictionary[object, CalendarBackend]" = weakref.WeakKeyDictionary()
+
+
+def install(sb: "Sandbox", data: dict) -> CalendarBackend:
+    """Serve a fresh backend for `data` under /calendar/api/ on the env's server (until its next reset)."""
+    backend = CalendarBackend(data)
+    sb.server.route("/calendar/api/", backend.handle)
+    _BACKENDS[sb.server] = backend
+    return backend
+
+
+def backend_of(sb: "Sandbox") -> CalendarBackend:
+    try:
+        return _BACKENDS[sb.server]
+    except KeyError:
+        raise RuntimeError("no calendar backend on this env's server; call calendar.install(sb, data) in setup") from None
