@@ -1,38 +1,198 @@
-"""The mobile suite env: a phone-sized touch screen running the phone shell web app."""
+"""The mobile suite env: a phone-sized touch screen running the phone shell web app, and the phone backend interface."""
 
 from __future__ import annotations
+
+import time
+import weakref
+from typing import Protocol, runtime_checkable
+
+import numpy as np
 
 from hybridgym.assets import ASSETS
 
 from .actions import model as A
+from .actions.uitars import _scroll_swipe
 from .core import HybridEnv
 from .sandbox import Sandbox
+
+#: the phone's clock at the start of every episode unless a task says otherwise (a Saturday morning)
+PHONE_NOW = "2026-03-14T09:30:00"
+#: how long a long press is held at least, in seconds of the page's clock
+LONG_PRESS_S = 1.0
+
+
+@runtime_checkable
+class PhoneBackend(Protocol):
+    """What a phone must do to run the mobile tasks' actions. Coordinates are screen pixels
+    of the phone (the screenshot's pixels), origin top-left.
+
+    `ChromiumPhone` implements it on the web phone shell; a real Android device could
+    implement it with adb (`input tap x y`, `input swipe x1 y1 x2 y2 ms` — a long press is a
+    swipe that does not move —, `input text`, `input keyevent KEYCODE_HOME/KEYCODE_BACK`,
+    `exec-out screencap -p`, `monkey -p <package> 1`), and the same oracles would drive it.
+    """
+
+    size: tuple[int, int]
+
+    def tap(self, x: int, y: int) -> None:
+        """A short touch at (x, y)."""
+
+    def long_press(self, x: int, y: int, duration: float = LONG_PRESS_S) -> None:
+        """A touch held still at (x, y) for `duration` seconds of the device's clock."""
+
+    def swipe(self, x1: int, y1: int, x2: int, y2: int, duration: float = 0.12) -> None:
+        """A touch moved from (x1, y1) to (x2, y2) through intermediate points, then lifted
+        (held at the end for a moment, so lists scroll by the finger's distance, no fling)."""
+
+    def type_text(self, text: str) -> None:
+        """Text typed into the focused field, as a hardware keyboard would."""
+
+    def key(self, key: str) -> None:
+        """A key event: "home", "back", "enter", "backspace" or a canonical key name."""
+
+    def open_app(self, name: str) -> bool:
+        """Bring the app (id or display name, any case) to the front, started fresh; False if none has that name."""
+
+    def screenshot(self) -> np.ndarray:
+        """The screen as RGB uint8 (H, W, 3)."""
+
+
+class ChromiumPhone:
+    """`PhoneBackend` on the phone shell in Chromium: touches are X pointer input that Chromium's
+    touch emulation turns into touchstart/touchmove/touchend (pointerType "touch"), keys go
+    through the X keyboard, home/back/open_app call the shell (`phone.home()` ...)."""
+
+    def __init__(self, sb: Sandbox):
+        self.sb = sb
+        self.size = (sb.width, sb.height)
+
+    def tap(self, x: int, y: int) -> None:
+        self.sb.input.click(x, y)
+
+    def long_press(self, x: int, y: int, duration: float = LONG_PRESS_S) -> None:
+        inp, page = self.sb.input, self.sb.browser.page
+        inp.move(x, y)
+        inp.button("left", True)
+        inp.sync()
+        start = page.evaluate("Date.now()")
+        time.sleep(duration)
+        # the page's clock may run slower than the wall clock (a fake clock): hold until it has moved on
+        for _ in range(50):
+            if page.evaluate("Date.now()") - start >= duration * 1000:
+                break
+            time.sleep(0.02)
+        inp.button("left", False)
+        inp.sync()
+
+    def swipe(self, x1: int, y1: int, x2: int, y2: int, duration: float = 0.12) -> None:
+        inp, steps = self.sb.input, 10
+        inp.move(x1, y1)
+        inp.button("left", True)
+        inp.sync()
+        for i in range(1, steps + 1):
+            inp.move(x1 + (x2 - x1) * i // steps, y1 + (y2 - y1) * i // steps)
+            inp.sync()
+            time.sleep(duration / steps)
+        time.sleep(0.05)   # rest before lifting: no fling
+        inp.button("left", False)
+        inp.sync()
+
+    def type_text(self, text: str) -> None:
+        self.sb.input.type_text(text)
+
+    def key(self, key: str) -> None:
+        if key == "home":
+            self.sb.browser.page.evaluate("phone.home()")
+        elif key == "back":
+            self.sb.browser.page.evaluate("phone.back()")
+        else:
+            self.sb.input.hotkey((key,))
+
+    def open_app(self, name: str) -> bool:
+        return bool(self.sb.browser.page.evaluate("name => phone.open(name)", name.strip()))
+
+    def screenshot(self) -> np.ndarray:
+        return self.sb.capture.grab()
+
+
+class PhoneSandbox(Sandbox):
+    """A Sandbox whose touch actions go through a `PhoneBackend` (a wheel scroll becomes a finger swipe)."""
+
+    def __init__(self, *args, **kwargs):
+        super().__init__(*args, **kwargs)
+        self.phone = ChromiumPhone(self)
+
+    def execute(self, action: A.Action) -> None:
+        ph = self.phone
+        if isinstance(action, (A.Tap, A.Click)):
+            self.check_point(action.x, action.y)
+            ph.tap(action.x, action.y)
+        elif isinstance(action, A.LongPress):
+            self.check_point(action.x, action.y)
+            ph.long_press(action.x, action.y, max(LONG_PRESS_S, action.duration))
+        elif isinstance(action, (A.Swipe, A.Drag)):
+            self.check_point(action.x1, action.y1)
+            self.check_point(action.x2, action.y2)
+            ph.swipe(action.x1, action.y1, action.x2, action.y2)
+        elif isinstance(action, A.Scroll):
+            at = (action.x, action.y) if action.x is not None and action.y is not None else None
+            s = _scroll_swipe(action.direction, at, (self.width, self.height))
+            ph.swipe(s.x1, s.y1, s.x2, s.y2)
+        elif isinstance(action, A.TypeText):
+            ph.type_text(action.text)
+        else:
+            super().execute(action)
+
+
+_CLOCKED: weakref.WeakSet = weakref.WeakSet()   # browser contexts with Playwright's clock installed
+
+
+def boot_phone(sb: Sandbox, records: dict[str, list[dict]], fields: dict[str, tuple[str, ...]],
+               now: str = PHONE_NOW) -> None:
+    """A task's setup: seed the phone's records, set its clock to `now` (running from there,
+    local time "YYYY-MM-DDTHH:MM:SS"), load the shell and wait until the home screen is up."""
+    sb.server.store.load(records, fields)
+    b = sb.browser
+    if b.context is None or b.page is None or b.page.is_closed():
+        b.load("about:blank")
+    if b.context not in _CLOCKED:
+        b.context.clock.install(time=now)
+        _CLOCKED.add(b.context)
+    else:
+        b.page.clock.set_system_time(now)
+    b.load(sb.server.url("/index.html"))
+    b.page.wait_for_selector("body[data-ready]", timeout=10000)
 
 
 class MobileEnv(HybridEnv):
     """
     ## Description
     A phone: a 720×1600 screen (360×800 CSS pixels at device scale 2, a common
-    Android size) showing the phone shell (status bar, apps, back/home navigation)
-    in Chromium with mobile emulation and a touch screen. Taps, long presses
-    (held 1 s) and swipes (with intermediate moves) are real touch events: the env
-    moves the X pointer and Chromium's touch emulation (CDP
-    `Emulation.setEmitTouchEventsForMouse`) delivers touchstart/touchmove/touchend
-    with pointerType "touch". Typing goes through the X keyboard. App state lives
-    in the env's backend records.
+    Android size) showing the phone shell (status bar, launcher with ten apps,
+    notification shade, back stack, recents, on-screen keyboard) in Chromium with
+    mobile emulation and a touch screen. Taps, long presses (held ≥ 1 s of the
+    page's clock) and swipes (with intermediate moves, resting before the lift so
+    lists do not fling) are real touch events: the env moves the X pointer and
+    Chromium's touch emulation (CDP `Emulation.setEmitTouchEventsForMouse`)
+    delivers touchstart/touchmove/touchend with pointerType "touch". Typing goes
+    through the X keyboard. The phone's clock is Playwright's clock, set by the
+    task (default `PHONE_NOW`) and running. App state lives in the env's backend
+    records. Touch and keys go through a `PhoneBackend` (`ChromiumPhone`), the
+    interface a real device could implement.
 
     ## Action Space
     UI-TARS mobile actions: click/tap, long_press, type, scroll/swipe (4 directions),
     drag, open_app(app_name=...), press_home(), press_back(), wait(), finished(...);
-    also dicts and pyautogui code. A `click` is delivered as a tap.
+    also dicts and pyautogui code. A `click` is a tap, a `drag` a swipe, a wheel
+    `scroll` a finger swipe that scrolls that way.
 
     ## Observation Space
     `Dict(screenshot=Box(0, 255, (1600, 720, 3), uint8), instruction, sdk_output,
     action_error)`: the phone screen only.
 
     ## Rewards
-    1.0 when the checker (the backend's records before and after) passes at the end
-    of the episode, else 0.0.
+    1.0 when the checker (the backend's records before and after, or the answer)
+    passes at the end of the episode, else 0.0.
 
     ## Starting State
     The home screen, app records seeded by the task from the reset seed.
@@ -53,14 +213,15 @@ class MobileEnv(HybridEnv):
     platform = "mobile"
 
     def _make_sandbox(self) -> Sandbox:
-        return Sandbox(*self.screen_size, browser="app", scale=2.0, touch=True, web_root=ASSETS / "phone")
+        return PhoneSandbox(*self.screen_size, browser="app", scale=2.0, touch=True, web_root=ASSETS / "phone")
 
     def _system_action(self, act: A.Action) -> None:
-        page = self.sandbox.browser.page
+        ph = self.sandbox.phone
         if isinstance(act, A.PressHome):
-            page.evaluate("phone.home()")
+            ph.key("home")
         elif isinstance(act, A.PressBack):
-            page.evaluate("phone.back()")
+            ph.key("back")
         elif isinstance(act, A.OpenApp):
-            if not page.evaluate("name => phone.open(name)", act.app_name.strip().lower()):
-                raise A.ActionError(f"open_app(): no app named {act.app_name!r} on this phone")
+            if not ph.open_app(act.app_name):
+                names = self.sandbox.browser.page.evaluate("[...document.querySelectorAll('#launcher .icon')].map(e => e.textContent.trim())")
+                raise A.ActionError(f"open_app(): no app named {act.app_name!r} on this phone; it has {names}")

@@ -9,13 +9,22 @@ import numpy as np
 from hybridgym.reward import CheckResult
 from hybridgym.reward.checkers import record_added
 
+from hybridgym.mobile import boot_phone
+
 from .base import Task, register_task
 
 _FIRST = ["Ana", "Bilal", "Chen", "Dara", "Elif", "Femi", "Greta", "Hiro", "Ines", "Jonas", "Kira", "Luca",
           "Maya", "Nour", "Omar", "Priya", "Quinn", "Rosa", "Sven", "Tomás", "Uma", "Vera", "Wen", "Yara"]
 _LAST = ["Alvarez", "Berg", "Costa", "Dubois", "Eriksen", "Fischer", "García", "Haddad", "Ivanova", "Jensen",
          "Kowalski", "Li", "Moreau", "Nakamura", "Okafor", "Petrov", "Rossi", "Sato", "Tanaka", "Weber"]
-_CONTACT_FIELDS = {"contacts": ("name", "phone")}
+#: the phone's collections and the fields its apps write (M2's apps add their own)
+PHONE_FIELDS = {
+    "contacts": ("name", "phone", "email", "favorite"),
+    "messages": ("contact", "phone", "body", "time", "outgoing", "read"),
+    "calls": ("name", "phone", "time", "direction", "duration_s"),
+    "alarms": ("time", "label", "enabled", "days"),
+    "events": ("title", "date", "start", "end", "location", "notes"),
+}
 
 
 def _phone_number(rng: np.random.Generator) -> str:
@@ -47,9 +56,7 @@ class ContactAdd(Task):
         return f"Add a new contact named {params['name']} with the phone number {params['phone']}."
 
     def setup(self, sb, params: dict) -> None:
-        sb.server.store.load({"contacts": params["existing"]}, _CONTACT_FIELDS)
-        sb.browser.load(sb.server.url("/index.html"))
-        sb.browser.page.wait_for_selector("#home.active")
+        boot_phone(sb, {"contacts": params["existing"]}, PHONE_FIELDS)
 
     def read_state(self, sb, params: dict) -> dict:
         return {"contacts": sb.server.store.snapshot()["contacts"]}
