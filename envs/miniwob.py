@@ -11,6 +11,7 @@ pages that cannot be run and why.
 from __future__ import annotations
 
 import importlib.util
+import mimetypes
 import re
 from pathlib import Path
 from typing import Iterator
@@ -23,8 +24,9 @@ from hybridgym.reward import CheckResult
 from hybridgym.tasks import Task
 
 from .browser import BrowserEnv
+from .sandbox import Request, Response
 
-#: URL path under which the package's html folder is mounted on the env's AppServer
+#: URL path under which the env's AppServer serves the package's html folder
 MOUNT = "/miniwob/"
 
 #: pages shipped by the package that cannot be run as tasks, and why
@@ -98,6 +100,25 @@ def package_html() -> Path:
     return Path(list(spec.submodule_search_locations)[0]) / "html"
 
 
+def serve_package(html: Path):
+    """A route handler serving the package's html folder, text labelled as UTF-8.
+
+    (The AppServer's `mount` sends `text/html` without a charset; Chromium then reads
+    the package's UTF-8 pages as windows-1252: unicode-test's "ÖK" button shows as "Ã–K".)
+    """
+    html = html.resolve()
+
+    def handler(req: Request) -> Response:
+        target = (html / req.path).resolve()
+        if html not in target.parents or not target.is_file():
+            return Response(404, f"no {req.path!r} in the miniwob package", "text/plain")
+        ctype = mimetypes.guess_type(target.name)[0] or "application/octet-stream"
+        if ctype.startswith("text/") or ctype.endswith("javascript"):
+            ctype += "; charset=utf-8"
+        return Response(200, target.read_bytes(), ctype)
+    return handler
+
+
 def discover(html: Path | None = None) -> dict[str, str]:
     """Task name -> page path under the html folder: every `miniwob/<name>.html` and every
     FlightWoB `flight/<site>/wrapper.html` (as `flight.<site>`), as the package ships them."""
@@ -134,7 +155,7 @@ class MiniWoBTask(Task):
     def setup(self, sb, params: dict) -> None:
         """Serve the package's pages and show the task's page; `MiniWoBEnv` then starts the
         page's episode (seed, data mode) and reads the instruction into params["utterance"]."""
-        sb.server.mount(MOUNT, package_html())
+        sb.server.route(MOUNT, serve_package(package_html()))
         url = sb.server.url(MOUNT + self.page)
         br = sb.browser
         page = br.page
@@ -186,7 +207,7 @@ class MiniWoBEnv(BrowserEnv):
     ## Description
     A MiniWoB++ task (from the installed `miniwob` package) in the browser suite's
     Chromium window (1280×800, tab strip and address bar included). The package's html
-    folder is mounted on the env's own 127.0.0.1 server at `/miniwob/`; the browser
+    folder is served by the env's own 127.0.0.1 server at `/miniwob/`; the browser
     reaches only that server. The task area is MiniWoB's 160×210 box at the top left of
     the page, next to MiniWoB's reward display; the agent sees and acts on the whole
     screen through X like a person. Ids: `hybridgym/miniwob.<name>-v0` (one per task;
