@@ -302,7 +302,7 @@
   async function pickTime(st, initial = '09:00') {
     const [h, m] = String(initial || '09:00').split(':');
     const col = (id, v, max) => `<div class="col"><button class="icon-btn" data-step="${id}:1:${max}">${icon('up')}</button>
-      <input id="${id}" inputmode="numeric" maxlength="2" value="${pad(Number(v) || 0)}" autocomplete="off">
+      <input id="${id}" type="tel" inputmode="numeric" maxlength="2" value="${pad(Number(v) || 0)}" autocomplete="off">
       <button class="icon-btn" data-step="${id}:-1:${max}">${icon('down')}</button></div>`;
     const html = `<div class="spin">${col('pick-hour', h, 24)}<span class="sep">:</span>${col('pick-minute', m, 60)}</div>`;
     const p = overlay(st, '', dialogHtml('Select time', html,
@@ -393,7 +393,7 @@
   };
   let kbLayout = 'abc', shift = false;
   const TEXT_TYPES = new Set(['text', 'search', 'tel', 'email', 'number', 'password', 'url', '']);
-  const isTextField = el => el && !el.readOnly && !el.disabled &&
+  const isTextField = el => el && !el.readOnly && !el.disabled && el.inputMode !== 'none' &&
     (el.tagName === 'TEXTAREA' || (el.tagName === 'INPUT' && TEXT_TYPES.has(el.getAttribute('type') || '')));
   function renderKeyboard() {
     const label = k => ({ ' ': '', '⏎': icon('check'), '⌫': icon('backspace') }[k] ?? (shift && k.length === 1 ? k.toUpperCase() : k));
