@@ -1,19 +1,28 @@
-"""Computer suite tasks: a Linux desktop (Xvfb + openbox) with real apps, checked on the files they leave."""
+"""Computer suite tasks: a Linux desktop (Xvfb + openbox + tint2) with real apps, checked on the files and configs they leave.
+
+Families: file management (file manager GUI or terminal), text editing
+(Mousepad), app settings (checked in the app's config file), infeasible
+requests (the right answer is to say so) and hybrid GUI+SDK tasks. Each task's
+setup writes a per-episode home from the seed (Documents/, Pictures/ with real
+PNGs, Downloads/, data files) and opens the apps it needs with
+`sb.open_app(...)`; the checkers (`hybridgym.reward.files`) compare the home
+with the baseline snapshot, so damage to other files fails the task.
+"""
 
 from __future__ import annotations
 
+import io
 import re
-from typing import Iterator
+from typing import Callable, Iterator
 
 import numpy as np
 
 from hybridgym.reward import CheckResult
 from hybridgym.reward.checkers import all_of, answer_matches, file_text_equals, files_unchanged
+from hybridgym.reward.files import (ANY, APP_STATE_PREFIXES, archive_holds, config_is, declined_and_unchanged,
+                                    expected_tree)
 
 from .base import Task, register_task
-
-#: app state written under HOME by the apps themselves, not part of any task's result
-APP_STATE_PREFIXES = (".config/", ".cache/", ".local/", ".dbus/")
 
 _WORDS = ["amber", "basil", "cedar", "delta", "ember", "fjord", "garnet", "harbor", "indigo", "juniper",
           "kelp", "lumen", "meadow", "nectar", "onyx", "pepper", "quartz", "raven", "sierra", "tundra"]
@@ -28,9 +37,102 @@ def _distractors(rng: np.random.Generator) -> dict[str, str]:
             for w in rng.choice(_WORDS, size=3, replace=False)}
 
 
-def _place(sb, files: dict[str, str]) -> None:
-    for path, text in files.items():
-        sb.workspace.write_text(path, text)
+def _place(sb, files: dict[str, "str | tuple"]) -> None:
+    """Write a home template: text files, and images given as ("png", width, height, (r, g, b), seed)."""
+    for path, content in files.items():
+        if isinstance(content, tuple):
+            target = sb.workspace.resolve(path)
+            target.parent.mkdir(parents=True, exist_ok=True)
+            target.write_bytes(_png(*content[1:]))
+        else:
+            sb.workspace.write_text(path, content)
+
+
+def _png(width: int, height: int, rgb: tuple[int, int, int], seed: int) -> bytes:
+    """A real PNG: a colour gradient with a few random blocks (the same bytes for the same arguments)."""
+    from PIL import Image
+    rng = np.random.default_rng(seed)
+    img = np.zeros((height, width, 3), np.uint8)
+    img[:] = rgb
+    img[..., 0] = np.clip(img[..., 0].astype(int) + np.linspace(0, 60, width, dtype=int)[None, :], 0, 255)
+    for _ in range(4):
+        x, y = int(rng.integers(0, width - 8)), int(rng.integers(0, height - 8))
+        img[y:y + 8, x:x + 8] = rng.integers(0, 256, 3)
+    buf = io.BytesIO()
+    Image.fromarray(img).save(buf, format="PNG")
+    return buf.getvalue()
+
+
+def _image(rng: np.random.Generator) -> tuple:
+    return ("png", int(rng.integers(40, 120)), int(rng.integers(30, 90)),
+            tuple(int(v) for v in rng.integers(0, 200, 3)), int(rng.integers(1 << 30)))
+
+
+def _home(rng: np.random.Generator) -> dict[str, "str | tuple"]:
+    """The standard home of an episode: a few documents, pictures and a CSV (drawn from the seed)."""
+    words = [str(w) for w in rng.choice(_WORDS, size=6, replace=False)]
+    files: dict[str, str | tuple] = {f"Documents/{w}.txt": f"{w} notes\n{rng.choice(_SENTENCES)}\n" for w in words[:3]}
+    files.update({f"Pictures/{w}.png": _image(rng) for w in words[3:5]})
+    rows = [f"2025-{int(rng.integers(1, 13)):02d}-{int(rng.integers(1, 29)):02d},{rng.choice(_CITIES)},"
+            f"{float(rng.uniform(5, 500)):.2f}" for _ in range(6)]
+    files[f"Downloads/{words[5]}.csv"] = "date,city,amount\n" + "\n".join(rows) + "\n"
+    return files
+
+
+def _snapshot_state(sb) -> dict:
+    return {"files": sb.workspace.snapshot()}
+
+
+def _file_bytes(files: dict, content: "str | tuple") -> bytes:
+    return _png(*content[1:]) if isinstance(content, tuple) else content.encode()
+
+
+# -- oracle building blocks: the env's own actions ------------------------------------------
+def _type(text: str) -> dict:
+    return {"action_type": "type", "text": text}
+
+
+def _keys(*keys: str) -> dict:
+    return {"action_type": "hotkey", "keys": list(keys)}
+
+
+def _click(x: int, y: int) -> dict:
+    return {"action_type": "click", "x": int(x), "y": int(y)}
+
+
+def _until(done: Callable[[], bool], tries: int = 25, seconds: float = 0.15) -> Iterator[dict]:
+    """Wait steps until `done()` holds (a person waits for a copy or a save to finish)."""
+    for _ in range(tries):
+        if done():
+            return
+        yield {"action_type": "wait", "seconds": seconds}
+
+
+def _in_terminal(sb, command: str, done: Callable[[], bool]) -> Iterator[dict]:
+    """Type a command into the open xterm and wait until its effect is there."""
+    yield _click(sb.width // 2, sb.height // 2)
+    yield _type(command + "\n")
+    yield from _until(done)
+
+
+def _exists(sb, path: str) -> Callable[[], bool]:
+    return lambda: (sb.workspace.root / path).exists()
+
+
+def _gone(sb, path: str) -> Callable[[], bool]:
+    return lambda: not (sb.workspace.root / path).exists()
+
+
+def _fm_select(name: str) -> Iterator[dict]:
+    """Select an item in the file manager's folder view by typing its name (type-ahead), then close the search box."""
+    yield _type(name)
+    yield _keys("esc")
+
+
+def _fm_go(sb, folder: str) -> Iterator[dict]:
+    """Open a folder in the file manager by typing its path into the location bar (ctrl+L)."""
+    yield _keys("ctrl", "l")
+    yield _type(f"{sb.workspace.root / folder}\n")
 
 
 @register_task
@@ -137,3 +239,407 @@ class FindOrderTotal(Task):
         obs = yield {"action_type": "terminal", "command": f"grep -rl -- 'Order: {params['order']}$' orders | xargs cat"}
         m = re.search(r"^Total: ([0-9.]+)$", obs["sdk_output"], re.M)
         yield {"action_type": "finished", "content": m.group(1) if m else "not found"}
+
+
+# ---------------------------------------------------------------------------------------------
+# File management
+# ---------------------------------------------------------------------------------------------
+class _HomeTask(Task):
+    """A computer task judged on the home folder: `changes` says what the asked work does to it."""
+
+    suite = "computer"
+
+    def read_state(self, sb, params: dict) -> dict:
+        return _snapshot_state(sb)
+
+    def changes(self, params: dict, before: dict[str, bytes]) -> dict:
+        raise NotImplementedError
+
+    def check(self, state: dict, params: dict, answer: str | None, baseline: dict) -> CheckResult:
+        return expected_tree(baseline["files"], state["files"], self.changes(params, baseline["files"]))
+
+
+def _moved(before: dict[str, bytes], pairs: dict[str, str]) -> dict:
+    out: dict = {}
+    for src, dst in pairs.items():
+        out[src] = None
+    for src, dst in pairs.items():
+        out[dst] = before[src]
+    return out
+
+
+@register_task
+class FilesRename(_HomeTask):
+    """Rename a document in the file manager (PCManFM, open on Documents/).
+
+    The checker wants the file under its new name with the same bytes, and every
+    other file of the home intact.
+    """
+
+    id = "computer.files-rename-v0"
+    max_steps = 12
+
+    def sample(self, rng: np.random.Generator) -> dict:
+        home = _home(rng)
+        src = next(p for p in home if p.startswith("Documents/"))
+        new = f"{rng.choice(_WORDS)}-{rng.choice(['final', 'draft', 'v2', 'old', 'signed'])}.txt"
+        return {"home": home, "src": src, "dst": f"Documents/{new}"}
+
+    def instruction(self, params: dict) -> str:
+        return (f"In the file manager, rename the file {params['src']} (in your home folder) to "
+                f"{params['dst'].split('/', 1)[1]}, keeping it in the same folder.")
+
+    def setup(self, sb, params: dict) -> None:
+        _place(sb, params["home"])
+        sb.open_app("files", "Documents")
+
+    def changes(self, params: dict, before: dict[str, bytes]) -> dict:
+        return _moved(before, {params["src"]: params["dst"]})
+
+    def oracle(self, sb, params: dict) -> Iterator[dict]:
+        yield from _fm_select(params["src"].split("/", 1)[1])
+        yield _keys("f2")
+        yield _keys("ctrl", "a")
+        yield _type(params["dst"].split("/", 1)[1] + "\n")
+        yield from _until(_exists(sb, params["dst"]))
+        yield {"action_type": "finished", "content": ""}
+
+
+@register_task
+class FilesMove(_HomeTask):
+    """Move two documents into another folder with the file manager (cut and paste).
+
+    The file manager is open on Documents/; the target folder exists. The checker
+    wants both files only in the target folder, unchanged, and all else intact.
+    """
+
+    id = "computer.files-move-v0"
+    max_steps = 20
+
+    def sample(self, rng: np.random.Generator) -> dict:
+        home = _home(rng)
+        docs = [p for p in home if p.startswith("Documents/")]
+        picked = [str(p) for p in rng.choice(docs, size=2, replace=False)]
+        target = f"Archive/{int(rng.integers(2015, 2025))}"
+        home[f"{target}/index.txt"] = f"archive {target}\n"
+        return {"home": home, "files": picked, "target": target}
+
+    def instruction(self, params: dict) -> str:
+        names = " and ".join(p.split("/", 1)[1] for p in params["files"])
+        return f"Using the file manager, move {names} from Documents to the folder {params['target']}/ in your home folder."
+
+    def setup(self, sb, params: dict) -> None:
+        _place(sb, params["home"])
+        sb.open_app("files", "Documents")
+
+    def changes(self, params: dict, before: dict[str, bytes]) -> dict:
+        return _moved(before, {p: f"{params['target']}/{p.split('/', 1)[1]}" for p in params["files"]})
+
+    def oracle(self, sb, params: dict) -> Iterator[dict]:
+        for i, path in enumerate(params["files"]):
+            yield from _fm_select(path.split("/", 1)[1])
+            yield _keys("ctrl", "x")
+            yield from _fm_go(sb, params["target"])
+            yield _keys("ctrl", "v")
+            yield from _until(_exists(sb, f"{params['target']}/{path.split('/', 1)[1]}"))
+            if i == 0:
+                yield from _fm_go(sb, "Documents")
+        yield {"action_type": "finished", "content": ""}
+
+
+@register_task
+class FilesCopyFolder(_HomeTask):
+    """Copy a folder of photos into Backup/ with the file manager, keeping the original.
+
+    The checker wants Backup/<folder>/ with the same files (bytes), the original
+    folder untouched, and nothing else changed.
+    """
+
+    id = "computer.files-copy-folder-v0"
+    max_steps = 12
+
+    def sample(self, rng: np.random.Generator) -> dict:
+        home = _home(rng)
+        trip = f"{rng.choice(_CITIES)}-{int(rng.integers(2019, 2026))}"
+        for i in range(int(rng.integers(3, 6))):
+            home[f"Photos/{trip}/IMG_{int(rng.integers(1000, 9999))}{i}.png"] = _image(rng)
+        home["Backup/README.txt"] = "Backups go here.\n"
+        return {"home": home, "folder": f"Photos/{trip}"}
+
+    def instruction(self, params: dict) -> str:
+        return (f"With the file manager, copy the folder {params['folder']}/ (with everything in it) into the "
+                f"folder Backup/ of your home folder. Keep the original where it is.")
+
+    def setup(self, sb, params: dict) -> None:
+        _place(sb, params["home"])
+        sb.open_app("files", "Photos")
+
+    def changes(self, params: dict, before: dict[str, bytes]) -> dict:
+        name = params["folder"].split("/", 1)[1]
+        return {f"Backup/{name}/{p.rsplit('/', 1)[1]}": b for p, b in before.items()
+                if p.startswith(params["folder"] + "/")}
+
+    def oracle(self, sb, params: dict) -> Iterator[dict]:
+        name = params["folder"].split("/", 1)[1]
+        n = sum(1 for p in params["home"] if p.startswith(params["folder"] + "/"))
+        yield from _fm_select(name)
+        yield _keys("ctrl", "c")
+        yield from _fm_go(sb, "Backup")
+        yield _keys("ctrl", "v")
+        copied = sb.workspace.root / "Backup" / name
+        yield from _until(lambda: copied.is_dir() and len(list(copied.iterdir())) == n)
+        yield {"action_type": "finished", "content": ""}
+
+
+_EXT_CONTENT = {"txt": "plain text {w}\n", "csv": "id,value\n1,{w}\n", "md": "# {w}\n", "log": "{w} started\n",
+                "json": '{{"name": "{w}"}}\n'}
+
+
+@register_task
+class FilesOrganizeByExtension(_HomeTask):
+    """Sort the files of Downloads/ into subfolders named by their extension (terminal is the sensible path).
+
+    An xterm is open. Downloads/ holds 8-14 files of 3-5 kinds (png, txt, csv, md, ...).
+    The checker wants each file in Downloads/<ext>/ with its bytes, nothing left
+    loose in Downloads/, and the rest of the home intact.
+    """
+
+    id = "computer.files-organize-by-extension-v0"
+    max_steps = 10
+
+    def sample(self, rng: np.random.Generator) -> dict:
+        home = {p: c for p, c in _home(rng).items() if not p.startswith("Downloads/")}
+        exts = [str(e) for e in rng.choice(["png", "txt", "csv", "md", "log", "json"], size=int(rng.integers(3, 6)),
+                                           replace=False)]
+        names = [str(w) for w in rng.choice(_WORDS, size=int(rng.integers(8, 15)), replace=False)]
+        for i, w in enumerate(names):
+            ext = exts[i % len(exts)]
+            home[f"Downloads/{w}.{ext}"] = _image(rng) if ext == "png" else _EXT_CONTENT[ext].format(w=w)
+        return {"home": home}
+
+    def instruction(self, params: dict) -> str:
+        return ("Organize the Downloads folder in your home folder: move every file into a subfolder of "
+                "Downloads named after its extension in lower case, without the dot (e.g. Downloads/png/ for .png files).")
+
+    def setup(self, sb, params: dict) -> None:
+        _place(sb, params["home"])
+        sb.open_app("terminal")
+
+    def changes(self, params: dict, before: dict[str, bytes]) -> dict:
+        loose = [p for p in before if p.startswith("Downloads/") and p.count("/") == 1]
+        return _moved(before, {p: f"Downloads/{p.rsplit('.', 1)[1]}/{p.split('/', 1)[1]}" for p in loose})
+
+    def oracle(self, sb, params: dict) -> Iterator[dict]:
+        cmd = 'cd ~/Downloads && for f in *.*; do e="${f##*.}"; mkdir -p "$e" && mv -- "$f" "$e/"; done; cd ~'
+        last = sorted(p for p in params["home"] if p.startswith("Downloads/"))[-1]
+        yield from _in_terminal(sb, cmd, _gone(sb, last))
+        yield {"action_type": "finished", "content": ""}
+
+
+@register_task
+class FilesOrganizeByDate(_HomeTask):
+    """Move scans named scan-YYYY-MM-DD-<word>.txt into Scans/YYYY-MM/ folders (terminal is the sensible path).
+
+    The checker wants each scan in the folder of its month, unchanged, and nothing else touched.
+    """
+
+    id = "computer.files-organize-by-date-v0"
+    max_steps = 10
+
+    def sample(self, rng: np.random.Generator) -> dict:
+        home = _home(rng)
+        year = int(rng.integers(2019, 2026))
+        months = sorted(int(m) for m in rng.choice(np.arange(1, 13), size=3, replace=False))
+        for w in rng.choice(_WORDS, size=int(rng.integers(7, 12)), replace=False):
+            m, d = months[int(rng.integers(3))], int(rng.integers(1, 29))
+            home[f"Scans/scan-{year}-{m:02d}-{d:02d}-{w}.txt"] = f"scanned {w} on {year}-{m:02d}-{d:02d}\n"
+        return {"home": home}
+
+    def instruction(self, params: dict) -> str:
+        return ("The folder Scans/ in your home folder holds files named scan-YYYY-MM-DD-<name>.txt. Move each one "
+                "into a subfolder of Scans named by its year and month, YYYY-MM (e.g. Scans/2024-03/).")
+
+    def setup(self, sb, params: dict) -> None:
+        _place(sb, params["home"])
+        sb.open_app("terminal")
+
+    def changes(self, params: dict, before: dict[str, bytes]) -> dict:
+        scans = [p for p in before if p.startswith("Scans/scan-")]
+        return _moved(before, {p: f"Scans/{p[11:18]}/{p[6:]}" for p in scans})
+
+    def oracle(self, sb, params: dict) -> Iterator[dict]:
+        cmd = 'cd ~/Scans && for f in scan-*; do d=$(echo "$f" | cut -d- -f2,3); mkdir -p "$d" && mv -- "$f" "$d/"; done; cd ~'
+        last = sorted(p for p in params["home"] if p.startswith("Scans/"))[-1]
+        yield from _in_terminal(sb, cmd, _gone(sb, last))
+        yield {"action_type": "finished", "content": ""}
+
+
+@register_task
+class FilesZipFolder(_HomeTask):
+    """Archive a folder into a zip file (terminal or file manager).
+
+    The checker opens the zip and wants exactly the folder's files (same bytes;
+    under the folder's name or at the top), the folder itself kept, and no other change.
+    """
+
+    id = "computer.files-zip-folder-v0"
+    max_steps = 10
+
+    def sample(self, rng: np.random.Generator) -> dict:
+        home = _home(rng)
+        folder = f"Reports/{rng.choice(['q1', 'q2', 'q3', 'q4'])}-{int(rng.integers(2019, 2026))}"
+        for w in rng.choice(_WORDS, size=int(rng.integers(3, 6)), replace=False):
+            home[f"{folder}/{w}.txt"] = f"{w}: {rng.choice(_SENTENCES)}\n"
+        home[f"{folder}/chart.png"] = _image(rng)
+        return {"home": home, "folder": folder, "zip": f"{folder.split('/')[1]}.zip"}
+
+    def instruction(self, params: dict) -> str:
+        return (f"Create a zip archive named {params['zip']} in your home folder that contains the folder "
+                f"{params['folder']}/ and all its files. Keep the folder itself.")
+
+    def setup(self, sb, params: dict) -> None:
+        _place(sb, params["home"])
+        sb.open_app("terminal")
+
+    def changes(self, params: dict, before: dict[str, bytes]) -> dict:
+        return {params["zip"]: ANY}
+
+    def check(self, state: dict, params: dict, answer: str | None, baseline: dict) -> CheckResult:
+        inside = {p.rsplit("/", 1)[1]: b for p, b in baseline["files"].items() if p.startswith(params["folder"] + "/")}
+        return all_of(archive_holds(state["files"], params["zip"], inside, kind="zip"),
+                      super().check(state, params, answer, baseline))
+
+    def oracle(self, sb, params: dict) -> Iterator[dict]:
+        parent, name = params["folder"].split("/")
+        yield from _in_terminal(sb, f"cd ~/{parent} && zip -qr ~/{params['zip']} {name}; cd ~",
+                                _exists(sb, params["zip"]))
+        yield {"action_type": "wait", "seconds": 0.3}   # zip writes the file in place: let it finish
+        yield {"action_type": "finished", "content": ""}
+
+
+@register_task
+class FilesArchiveLogs(_HomeTask):
+    """Pack the .log files of logs/ into a tar.gz and then delete them (terminal is the sensible path).
+
+    The checker opens the tar.gz and wants exactly the .log files (same bytes), the
+    .log files gone from logs/, the other files there kept, and no other change.
+    """
+
+    id = "computer.files-archive-logs-v0"
+    max_steps = 10
+
+    def sample(self, rng: np.random.Generator) -> dict:
+        home = _home(rng)
+        for w in rng.choice(_WORDS, size=int(rng.integers(4, 8)), replace=False):
+            home[f"logs/{w}.log"] = "".join(f"{int(rng.integers(0, 24)):02d}:00 {w} {rng.choice(['ok', 'warn', 'retry'])}\n"
+                                            for _ in range(int(rng.integers(2, 6))))
+        home["logs/README.md"] = "Service logs. Keep this file.\n"
+        home["logs/rotate.conf"] = f"keep = {int(rng.integers(3, 30))}\n"
+        return {"home": home, "archive": f"logs-{int(rng.integers(2019, 2026))}-{int(rng.integers(1, 13)):02d}.tar.gz"}
+
+    def instruction(self, params: dict) -> str:
+        return (f"Put all the .log files from the folder logs/ in your home folder into a gzip-compressed tar "
+                f"archive named {params['archive']} in the home folder, then delete those .log files from logs/. "
+                "Leave the other files in logs/ alone.")
+
+    def setup(self, sb, params: dict) -> None:
+        _place(sb, params["home"])
+        sb.open_app("terminal")
+
+    def changes(self, params: dict, before: dict[str, bytes]) -> dict:
+        out: dict = {p: None for p in before if p.startswith("logs/") and p.endswith(".log")}
+        out[params["archive"]] = ANY
+        return out
+
+    def check(self, state: dict, params: dict, answer: str | None, baseline: dict) -> CheckResult:
+        logs = {p.split("/", 1)[1]: b for p, b in baseline["files"].items() if p.startswith("logs/") and p.endswith(".log")}
+        return all_of(archive_holds(state["files"], params["archive"], logs, kind="tar.gz"),
+                      super().check(state, params, answer, baseline))
+
+    def oracle(self, sb, params: dict) -> Iterator[dict]:
+        first = sorted(p for p in params["home"] if p.endswith(".log"))[0]
+        yield from _in_terminal(sb, f"cd ~/logs && tar czf ~/{params['archive']} *.log && rm -- *.log; cd ~",
+                                _gone(sb, first))
+        yield {"action_type": "finished", "content": ""}
+
+
+@register_task
+class FilesDeleteMatching(_HomeTask):
+    """Delete every editor backup (*~) and temporary file (*.tmp) under Projects/, in all subfolders.
+
+    The checker wants exactly those files gone and every other file (source files,
+    notes, files merely containing "tmp" in the name) intact.
+    """
+
+    id = "computer.files-delete-matching-v0"
+    max_steps = 10
+
+    def sample(self, rng: np.random.Generator) -> dict:
+        home = _home(rng)
+        for proj in rng.choice(_WORDS, size=3, replace=False):
+            for w in rng.choice(_WORDS, size=int(rng.integers(2, 4)), replace=False):
+                src = f"Projects/{proj}/src/{w}.py"
+                home[src] = f"def {w}():\n    return {int(rng.integers(100))}\n"
+                if rng.random() < 0.6:
+                    home[src + "~"] = f"def {w}():\n    pass\n"
+            home[f"Projects/{proj}/build-{int(rng.integers(100))}.tmp"] = "partial build\n"
+            home[f"Projects/{proj}/tmp-notes.txt"] = f"{proj}: keep me, I am not a temporary file\n"
+        return {"home": home}
+
+    def instruction(self, params: dict) -> str:
+        return ("Clean up the Projects folder in your home folder: delete every file whose name ends in ~ (editor "
+                "backups) or in .tmp, in all its subfolders. Do not delete anything else.")
+
+    def setup(self, sb, params: dict) -> None:
+        _place(sb, params["home"])
+        sb.open_app("terminal")
+
+    def changes(self, params: dict, before: dict[str, bytes]) -> dict:
+        return {p: None for p in before if p.startswith("Projects/") and (p.endswith("~") or p.endswith(".tmp"))}
+
+    def oracle(self, sb, params: dict) -> Iterator[dict]:
+        victims = [p for p in params["home"] if p.startswith("Projects/") and (p.endswith("~") or p.endswith(".tmp"))]
+        yield from _in_terminal(sb, r"find ~/Projects -type f \( -name '*~' -o -name '*.tmp' \) -delete",
+                                lambda: all(_gone(sb, p)() for p in victims))
+        yield {"action_type": "finished", "content": ""}
+
+
+@register_task
+class FilesLargest(_HomeTask):
+    """Report the largest file in Downloads/ (by size in bytes), changing nothing.
+
+    The agent answers with `finished(content="<file name>")`; the checker compares
+    the name and confirms no file changed.
+    """
+
+    id = "computer.files-largest-v0"
+    max_steps = 8
+
+    def sample(self, rng: np.random.Generator) -> dict:
+        home = {p: c for p, c in _home(rng).items() if not p.startswith("Downloads/")}
+        sizes = rng.choice(np.arange(200, 40000), size=int(rng.integers(6, 10)), replace=False)
+        names = rng.choice(_WORDS, size=len(sizes), replace=False)
+        exts = ["bin", "dat", "txt", "csv"]
+        for n, (w, size) in enumerate(zip(names, sizes)):
+            home[f"Downloads/{w}.{exts[n % 4]}"] = ("x" * 63 + "\n") * (int(size) // 64) + "y" * (int(size) % 64)
+        big = max(zip(sizes, names, range(len(sizes))))
+        return {"home": home, "truth": f"{big[1]}.{exts[big[2] % 4]}"}
+
+    def instruction(self, params: dict) -> str:
+        return ("Which file in the Downloads folder of your home folder is the largest? Answer with its file name "
+                "only, e.g. finished(content='report.pdf').")
+
+    def setup(self, sb, params: dict) -> None:
+        _place(sb, params["home"])
+        sb.open_app("terminal")
+
+    def changes(self, params: dict, before: dict[str, bytes]) -> dict:
+        return {}
+
+    def check(self, state: dict, params: dict, answer: str | None, baseline: dict) -> CheckResult:
+        return all_of(answer_matches(answer, params["truth"]), super().check(state, params, answer, baseline))
+
+    def oracle(self, sb, params: dict) -> Iterator[dict]:
+        yield _click(sb.width // 2, sb.height // 2)
+        yield _type("ls -lS ~/Downloads | head -4\n")
+        yield {"action_type": "finished", "content": params["truth"]}   # read off the first line of the listing

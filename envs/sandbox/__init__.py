@@ -130,6 +130,7 @@ class Sandbox:
         if self.desktop is None:
             raise SandboxError("open_app needs a desktop sandbox: Sandbox(..., desktop=True) (the computer suite)")
         key, app = app_named(name)
+        self.desktop.prepare_home(key)
         self.launch_app(self.desktop.argv(key, *args))
         return self.wait_ready(app.wm_class, title or app.ready_title, timeout=timeout, placement=app.placement,
                                quiet=app.quiet)

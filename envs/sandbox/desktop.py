@@ -48,6 +48,8 @@ class App:
     ready_title: str | None = None
     #: how long the screen must be still before the window counts as ready (seconds)
     quiet: float = 0.12
+    #: folders the app needs in the home before it starts
+    home_dirs: tuple[str, ...] = ()
 
 
 APPS: dict[str, App] = {
@@ -56,7 +58,8 @@ APPS: dict[str, App] = {
     "editor": App(("mousepad", "--disable-server"), "mousepad", "Text Editor", "accessories-text-editor"),
     "files": App(("pcmanfm", "--no-desktop"), "pcmanfm", "File Manager", "system-file-manager"),
     "calculator": App(("galculator",), "galculator", "Calculator", "accessories-calculator",
-                      placement=(392, 123, 500, 480)),
+                      placement=(392, 123, 500, 480),
+                      home_dirs=(".config/galculator",)),  # it saves its settings at quit only into an existing folder
     "spreadsheet": App(("gnumeric", "--no-splash"), "gnumeric", "Spreadsheet", "gnumeric"),
     "images": App(("ristretto",), "ristretto", "Image Viewer", "ristretto"),
     "browser": App((CHROMIUM,), "Chromium", "Web Browser", "chromium", ready_title="Chromium", quiet=0.3),
@@ -111,6 +114,11 @@ class Desktop:
                    LANG=env.get("LANG") or "C.UTF-8")
         env.update(extra)
         return env
+
+    def prepare_home(self, name: str) -> None:
+        """Create what the app needs in the home before it starts (the home is emptied at every reset)."""
+        for folder in app_named(name)[1].home_dirs:
+            (self.home / folder).mkdir(parents=True, exist_ok=True)
 
     def argv(self, name: str, *args: str) -> list[str]:
         key, app = app_named(name)

@@ -1,0 +1,192 @@
+"""Checkers of the computer suite: pure functions of a home folder's files (path -> bytes), archives, app config files and declined answers.
+
+A home snapshot is `Workspace.snapshot()`: every regular file, relative path ->
+bytes. App state the apps write by themselves (`.config/`, `.cache/`,
+`.local/`, `.dbus/`) is not part of a task's result; a settings task reads the
+one config file it asks about.
+"""
+
+from __future__ import annotations
+
+import io
+import re
+import tarfile
+import zipfile
+from typing import Mapping, Sequence
+
+from .checkers import CheckResult, checker, normalize_text
+
+#: folders of app state under HOME, written by the apps themselves
+APP_STATE_PREFIXES = (".config/", ".cache/", ".local/", ".dbus/")
+
+
+class _Any:
+    """Marks an expected file whose content is checked elsewhere (e.g. a new archive)."""
+
+    def __repr__(self) -> str:
+        return "ANY"
+
+
+#: `expected_tree` value: the file must exist, with any content
+ANY = _Any()
+
+
+def user_files(files: Mapping[str, bytes], ignore_prefixes: Sequence[str] = APP_STATE_PREFIXES) -> dict[str, bytes]:
+    """The files of a snapshot that are the user's, not app state."""
+    return {p: b for p, b in files.items() if not any(p.startswith(x) for x in ignore_prefixes)}
+
+
+def _same(a: bytes, b: bytes, loose: bool) -> bool:
+    return a == b or (loose and a.rstrip(b"\n") == b.rstrip(b"\n"))
+
+
+@checker
+def expected_tree(before: Mapping[str, bytes], after: Mapping[str, bytes],
+                  changes: Mapping[str, "bytes | None | _Any"],
+                  ignore_prefixes: Sequence[str] = APP_STATE_PREFIXES) -> CheckResult:
+    """The user's files after are exactly those before with `changes` applied, nothing else.
+
+    `changes`: path -> the new bytes, None (the file must be gone) or `ANY` (must exist).
+    Text written by an editor may differ by a final newline in the changed files; every
+    other file must keep its bytes. Moves are a None plus new bytes, copies new bytes.
+    """
+    want: dict[str, object] = user_files(before, ignore_prefixes)
+    for path, data in changes.items():
+        if data is None:
+            want.pop(path, None)
+        else:
+            want[path] = data
+    have = user_files(after, ignore_prefixes)
+    missing = sorted(p for p in want if p not in have)
+    extra = sorted(p for p in have if p not in want)
+    wrong = sorted(p for p in want if p in have and want[p] is not ANY
+                   and not _same(have[p], want[p], loose=p in changes))
+    if not (missing or extra or wrong):
+        return CheckResult.passed("the files are as asked and the others intact")
+    parts = []
+    for label, paths in (("missing", missing), ("unexpected", extra), ("wrong content", wrong)):
+        if paths:
+            parts.append(f"{label}: {paths[:5]}" + (f" (+{len(paths) - 5} more)" if len(paths) > 5 else ""))
+    return CheckResult.failed("; ".join(parts), missing=missing, unexpected=extra, wrong=wrong)
+
+
+def archive_members(data: bytes) -> dict[str, bytes]:
+    """Regular files in a zip or tar(.gz/.bz2/.xz) archive: member path -> bytes ("./" dropped).
+    Raises ValueError if `data` is neither."""
+    out: dict[str, bytes] = {}
+    if zipfile.is_zipfile(io.BytesIO(data)):
+        with zipfile.ZipFile(io.BytesIO(data)) as z:
+            for info in z.infolist():
+                if not info.is_dir():
+                    out[_member_name(info.filename)] = z.read(info)
+        return out
+    try:
+        with tarfile.open(fileobj=io.BytesIO(data), mode="r:*") as t:
+            for m in t.getmembers():
+                if m.isfile():
+                    out[_member_name(m.name)] = t.extractfile(m).read()
+    except tarfile.TarError as e:
+        raise ValueError(f"not a zip or tar archive ({e})") from None
+    return out
+
+
+def _member_name(name: str) -> str:
+    while name.startswith("./"):
+        name = name[2:]
+    return name.lstrip("/")
+
+
+@checker
+def archive_holds(files: Mapping[str, bytes], path: str, expected: Mapping[str, bytes],
+                  kind: str | None = None) -> CheckResult:
+    """The archive at `path` holds exactly the `expected` files (member path -> bytes).
+
+    kind: "zip" or "tar.gz" to require that format (gzip-compressed tar), None for any.
+    Member paths may all sit under one common folder (e.g. `reports/a.txt` for `a.txt`).
+    """
+    if path not in files:
+        return CheckResult.failed(f"{path} does not exist")
+    data = files[path]
+    if kind == "zip" and not data.startswith(b"PK"):
+        return CheckResult.failed(f"{path} is not a zip archive")
+    if kind == "tar.gz" and not data.startswith(b"\x1f\x8b"):
+        return CheckResult.failed(f"{path} is not gzip-compressed (tar.gz)")
+    try:
+        members = archive_members(data)
+    except ValueError as e:
+        return CheckResult.failed(f"{path}: {e}")
+    if set(members) != set(expected):
+        tops = {m.split("/", 1)[0] for m in members}
+        if len(tops) == 1 and all("/" in m for m in members):
+            members = {m.split("/", 1)[1]: b for m, b in members.items()}
+    if set(members) != set(expected):
+        return CheckResult.failed(f"{path} holds {sorted(members)[:8]}, expected {sorted(expected)[:8]}")
+    bad = sorted(m for m in expected if members[m] != expected[m])
+    if bad:
+        return CheckResult.failed(f"{path}: members with wrong content {bad[:5]}")
+    return CheckResult.passed(f"{path} holds the {len(expected)} expected files")
+
+
+def config_value(data: bytes | None, section: str, key: str) -> str | None:
+    """The value of `key` in `[section]` of an INI-style config (GSettings keyfile, pcmanfm.conf,
+    galculator.conf), surrounding quotes removed; None if absent. Later entries win."""
+    if data is None:
+        return None
+    current, value = None, None
+    for raw in data.decode("utf-8", "replace").splitlines():
+        line = raw.strip()
+        if not line or line[0] in "#;":
+            continue
+        if line.startswith("[") and line.endswith("]"):
+            current = line[1:-1].strip()
+        elif current == section and "=" in line:
+            k, v = line.split("=", 1)
+            if k.strip() == key:
+                v = v.strip()
+                if len(v) >= 2 and v[0] == v[-1] and v[0] in "'\"":
+                    v = v[1:-1]
+                value = v
+    return value
+
+
+@checker
+def config_is(files: Mapping[str, bytes], path: str, section: str, key: str, expected: str) -> CheckResult:
+    """The config file at `path` sets `[section] key` to `expected` (case-insensitive)."""
+    got = config_value(files.get(path), section, key)
+    if got is None:
+        return CheckResult.failed(f"{path} has no [{section}] {key} (was the setting changed and saved?)")
+    if got.casefold() != expected.casefold():
+        return CheckResult.failed(f"{path}: [{section}] {key} is {got!r}, expected {expected!r}")
+    return CheckResult.passed(f"[{section}] {key} = {got} in {path}")
+
+
+_DECLINE = re.compile(
+    r"\b(cannot|can ?not|can't|unable|impossible|infeasible|not possible|no such|not installed|not available|"
+    r"unavailable|doesn't exist|does not exist|don't exist|do not exist|isn't installed|not supported|unsupported|"
+    r"doesn't (?:have|support|offer)|does not (?:have|support|offer)|no (?:option|way|feature|setting))\b")
+
+
+def declined(answer: str | None) -> bool:
+    """Whether the agent ended the episode saying the task cannot be done: `call_user()`
+    (an empty answer) or an answer stating it. None (no answer: the episode ran out) is not."""
+    if answer is None:
+        return False
+    text = normalize_text(answer).replace("’", "'")
+    return text == "" or bool(_DECLINE.search(text))
+
+
+@checker
+def declined_and_unchanged(answer: str | None, before: Mapping[str, bytes], after: Mapping[str, bytes],
+                           watch: Sequence[str] = ()) -> CheckResult:
+    """An infeasible task: the agent said it cannot be done and changed no user file (nor
+    the app config files in `watch`)."""
+    if not declined(answer):
+        return CheckResult.failed("the task cannot be done as asked; the agent should have said so "
+                                  f"(call_user() or finished(content='... cannot ...')), answer {answer!r}")
+    intact = expected_tree(before, after, {})
+    if not intact.success:
+        return intact
+    changed = [p for p in watch if before.get(p) != after.get(p)]
+    if changed:
+        return CheckResult.failed(f"settings changed although nothing could be done: {changed}")
+    return CheckResult.passed("declined, and nothing was changed")
