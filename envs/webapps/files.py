@@ -1,0 +1,307 @@
+"""Driveshare: the backend of a file-sharing web app (folders, files with owners and dates, previews, downloads, rename, move, share, trash).
+
+A drive is generated from a seed (`drive(seed)`, cached): folders, and files of
+several kinds (CSV sales exports, text notes, JSON configs, ZIP archives, PDFs)
+with their bytes. `install(server, seed)` loads the metadata into the server's
+RecordStore (collections `folders`, `files`, `shares`, which checkers read with
+`store.snapshot()`) and adds the app's API under `/files/api/`:
+
+    GET  list?folder=<id>           (default 1, "My Drive") the folder's path, subfolders and files (trashed ones hidden)
+    GET  file/<id>                  one file with a preview (text, table, JSON, ZIP listing)
+    GET  download/<id>              the bytes, as an attachment (the browser saves it)
+    GET  search?q=..                files whose name holds the words
+    POST rename/<id> {name}         409 if the name is taken in the folder, 400 if empty or has "/"
+    POST move/<id>   {folder}
+    POST share/<id>  {email, role}  role "viewer" or "editor"; returns the share with its link
+    POST trash/<id>
+
+The page itself is static: `assets/web/files/`.
+"""
+
+from __future__ import annotations
+
+import csv
+import functools
+import hashlib
+import io
+import json
+import random
+import re
+import zipfile
+from dataclasses import dataclass
+
+from hybridgym.sandbox import Request, Response
+
+OWNERS = ["me", "Marta Keller", "Jonas Weber", "Priya Nair", "Tomás Rivera", "Ana Costa", "Lea Fischer"]
+FIELDS = {"folders": ("name", "parent"),
+          "files": ("name", "folder", "size", "modified", "owner", "kind", "trashed"),
+          "shares": ("file", "email", "role", "link")}
+_REGIONS = ["north", "south", "east", "west", "central"]
+_PRODUCTS = [("Desk lamp", 24.5), ("Office chair", 149.0), ("Monitor arm", 59.9), ("USB hub", 19.99),
+             ("Notebook A5", 3.25), ("Standing desk", 389.0), ("Headset", 74.0), ("Webcam", 49.5)]
+_CUSTOMERS = ["Acme Ltd", "Bluefin GmbH", "Corvid SA", "Delta Works", "Elmstreet Co", "Fjord AS", "Granite BV"]
+_SERVICES = ["billing", "search", "checkout", "inventory", "mailer", "reports"]
+_TOPICS = ["budget review", "hiring plan", "office move", "release planning", "vendor selection", "security audit"]
+PAGE = 20  # files per page in the list
+
+
+@dataclass
+class DriveFile:
+    name: str
+    folder: int          # index into Drive.folders (0 = My Drive)
+    owner: str
+    modified: str        # "YYYY-MM-DD HH:MM"
+    kind: str            # csv, txt, json, zip, pdf
+    data: bytes
+    facts: dict          # what the content says (totals, codes, keys) for truths
+
+
+@dataclass
+class Drive:
+    folders: list[tuple[str, int]]   # (name, parent index); index 0 is the root "My Drive"
+    files: list[DriveFile]
+
+    def file(self, name: str) -> DriveFile:
+        return next(f for f in self.files if f.name == name)
+
+
+def _date(rng: random.Random) -> str:
+    return f"2026-{rng.randint(1, 10):02d}-{rng.randint(1, 28):02d} {rng.randint(7, 19):02d}:{rng.choice([0, 15, 30, 45]):02d}"
+
+
+def _sales_csv(rng: random.Random) -> tuple[bytes, dict]:
+    out = io.StringIO()
+    w = csv.writer(out, lineterminator="\n")
+    w.writerow(["date", "order_id", "customer", "product", "quantity", "unit_price", "amount"])
+    total, qty = 0.0, 0
+    n = rng.randint(60, 140)
+    for i in range(n):
+        prod, price = rng.choice(_PRODUCTS)
+        q = rng.randint(1, 12)
+        amount = round(q * price, 2)
+        total += amount
+        qty += q
+        w.writerow([f"2026-{rng.randint(1, 9):02d}-{rng.randint(1, 28):02d}", 10000 + i * 7 + rng.randint(0, 6),
+                    rng.choice(_CUSTOMERS), prod, q, f"{price:.2f}", f"{amount:.2f}"])
+    return out.getvalue().encode(), {"rows": n, "total": round(total, 2), "quantity": qty}
+
+
+def _config(rng: random.Random) -> dict:
+    return {"service": rng.choice(_SERVICES), "port": rng.randint(3000, 9999), "replicas": rng.randint(1, 9),
+            "timeout_s": rng.choice([5, 10, 30, 60]), "region": rng.choice(["eu-1", "eu-2", "us-1", "ap-1"]),
+            "owner_team": rng.choice(["platform", "payments", "growth", "data"])}
+
+
+def _notes(rng: random.Random, topic: str) -> tuple[bytes, dict]:
+    code = rng.randint(1000, 9999)
+    room = f"{rng.choice('ABCD')}{rng.randint(1, 4)}.{rng.randint(10, 40)}"
+    text = (f"Meeting notes: {topic}\n\nAttendees: {', '.join(rng.sample(OWNERS[1:], 3))}\n\n"
+            f"1. Opened with the status of the {topic}.\n2. Agreed to meet again in room {room}.\n"
+            f"3. The storage room door code is {code}; do not share it outside the team.\n"
+            f"4. Action items are tracked in the shared sheet.\n")
+    return text.encode(), {"code": code, "room": room}
+
+
+def _zip(rng: random.Random) -> tuple[bytes, dict]:
+    cfg = _config(rng)
+    sales, sf = _sales_csv(rng)
+    buf = io.BytesIO()
+    with zipfile.ZipFile(buf, "w", zipfile.ZIP_DEFLATED) as z:
+        for name, data in (("config/settings.json", json.dumps(cfg, indent=2).encode()),
+                           ("data/sales.csv", sales),
+                           ("README.txt", b"Backup of the team folder. Restore with unzip.\n")):
+            info = zipfile.ZipInfo(name, date_time=(2026, 5, 4, 12, 0, 0))
+            info.compress_type = zipfile.ZIP_DEFLATED
+            z.writestr(info, data)
+    return buf.getvalue(), {"config": cfg, "sales": sf}
+
+
+def _pdf(title: str) -> bytes:
+    return (b"%PDF-1.4\n1 0 obj<</Type/Catalog/Pages 2 0 R>>endobj\n2 0 obj<</Type/Pages/Kids[]/Count 0>>endobj\n"
+            b"% " + title.encode() + b"\ntrailer<</Root 1 0 R>>\n%%EOF\n")
+
+
+@functools.lru_cache(maxsize=64)
+def drive(seed: int) -> Drive:
+    """The drive of one episode, generated from `seed`."""
+    rng = random.Random(seed)
+    folders = [("My Drive", 0), ("Reports", 0), ("Invoices", 0), ("Projects", 0), ("Team notes", 0),
+               ("Archive", 0), ("Configs", 3), ("Backups", 3)]
+    files: list[DriveFile] = []
+    names: set[tuple[int, str]] = set()
+
+    def add(folder: int, name: str, kind: str, data: bytes, facts: dict, owner: str | None = None) -> None:
+        if (folder, name) in names:
+            return
+        names.add((folder, name))
+        files.append(DriveFile(name, folder, owner or rng.choice(OWNERS), _date(rng), kind, data, facts))
+
+    for region in rng.sample(_REGIONS, 4):
+        for q in rng.sample([1, 2, 3], 2):
+            data, facts = _sales_csv(rng)
+            add(1, f"sales_{region}_q{q}.csv", "csv", data, facts)
+    add(1, "summary.txt", "txt", b"Quarterly summaries live in the CSV exports of this folder.\n", {})
+    for i in range(rng.randint(5, 8)):
+        no = rng.randint(1000, 9999)
+        add(2, f"invoice_{no}.pdf", "pdf", _pdf(f"Invoice {no}"), {})
+    for topic in rng.sample(_TOPICS, 4):
+        data, facts = _notes(rng, topic)
+        add(4, f"{topic.replace(' ', '_')}.txt", "txt", data, facts)
+    for svc in rng.sample(_SERVICES, 4):
+        cfg = _config(rng)
+        cfg["service"] = svc
+        add(6, f"{svc}.json", "json", json.dumps(cfg, indent=2).encode(), {"config": cfg})
+    for name in rng.sample(["team_backup", "q2_exports", "design_assets", "legacy_reports"], 3):
+        data, facts = _zip(rng)
+        add(7, f"{name}.zip", "zip", data, facts)
+    add(3, "roadmap.txt", "txt", b"Roadmap: ship search in Q3, billing revamp in Q4.\n", {})
+    # the archive: many files, more than one page
+    while sum(1 for f in files if f.folder == 5) < 46:
+        kind = rng.choice(["csv", "txt", "pdf", "json"])
+        stem = f"{rng.choice(['old', 'draft', 'final', 'copy', 'scan', 'export'])}_{rng.randint(100, 999)}"
+        if kind == "csv":
+            data, facts = _sales_csv(rng)
+        elif kind == "txt":
+            data, facts = _notes(rng, rng.choice(_TOPICS))
+        elif kind == "json":
+            facts = {"config": _config(rng)}
+            data = json.dumps(facts["config"], indent=2).encode()
+        else:
+            data, facts = _pdf(stem), {}
+        add(5, f"{stem}.{kind}", kind, data, facts)
+    return Drive(folders, files)
+
+
+def records(d: Drive) -> dict[str, list[dict]]:
+    """RecordStore collections of a drive. The store numbers records from 1 in this order, so
+    folder i of the drive gets id i + 1 (the root, "My Drive", is 1 and has parent 0), and
+    file j gets id len(folders) + j + 1."""
+    folders = [{"name": n, "parent": 0 if i == 0 else p + 1} for i, (n, p) in enumerate(d.folders)]
+    files = [{"name": f.name, "folder": f.folder + 1, "size": len(f.data), "modified": f.modified,
+              "owner": f.owner, "kind": f.kind, "trashed": False} for f in d.files]
+    return {"folders": folders, "files": files, "shares": []}
+
+
+def file_id(d: Drive, f: DriveFile) -> int:
+    """The record id of a drive's file (see `records`)."""
+    return len(d.folders) + d.files.index(f) + 1
+
+
+def _preview(f: DriveFile) -> dict:
+    if f.kind == "csv":
+        rows = list(csv.reader(io.StringIO(f.data.decode())))
+        return {"type": "table", "header": rows[0], "rows": rows[1:21], "total_rows": len(rows) - 1}
+    if f.kind in ("txt", "json"):
+        return {"type": "text", "text": f.data.decode()[:4000]}
+    if f.kind == "zip":
+        with zipfile.ZipFile(io.BytesIO(f.data)) as z:
+            return {"type": "zip", "entries": [{"name": i.filename, "size": i.file_size} for i in z.infolist()]}
+    return {"type": "none"}
+
+
+def install(server, seed: int) -> Drive:
+    """Load the drive of `seed` into `server.store` and serve its API under /files/api/."""
+    d = drive(seed)
+    server.store.load(records(d), FIELDS)
+    store = server.store
+    content = {file_id(d, f): f for f in d.files}
+
+    def rows(name: str) -> list[dict]:
+        return store.snapshot()[name]
+
+    def get_file(fid: str) -> dict | None:
+        try:
+            fid_i = int(fid)
+        except ValueError:
+            return None
+        return next((r for r in rows("files") if r["id"] == fid_i), None)
+
+    def path_of(folder: int) -> list[dict]:
+        fs = {r["id"]: r for r in rows("folders")}
+        out, cur = [], folder
+        while cur in fs:
+            out.append({"id": cur, "name": fs[cur]["name"]})
+            cur = fs[cur]["parent"]
+        return out[::-1]
+
+    def err(status: int, msg: str) -> Response:
+        return Response(status, {"error": msg})
+
+    def handle(req: Request) -> Response:
+        parts = req.path.strip("/").split("/")
+        op, arg = parts[0], (parts[1] if len(parts) > 1 else "")
+        if req.method == "GET" and op == "list":
+            try:
+                folder = int(req.arg("folder", "1"))
+            except ValueError:
+                return err(400, "folder must be a folder id")
+            folders = rows("folders")
+            if folder not in {r["id"] for r in folders}:
+                return err(404, f"no folder {folder}")
+            subs = [{"id": r["id"], "name": r["name"]} for r in folders if r["parent"] == folder]
+            files = [r for r in rows("files") if r["folder"] == folder and not r["trashed"]]
+            depth = {0: -1}
+            for r in folders:  # parents come before children
+                depth[r["id"]] = depth[r["parent"]] + 1
+            tree = [{"id": r["id"], "name": r["name"], "depth": depth[r["id"]]} for r in folders]
+            return Response(200, {"folder": folder, "path": path_of(folder), "folders": subs, "files": files,
+                                  "tree": tree})
+        if req.method == "GET" and op == "search":
+            words = req.arg("q").lower().split()
+            hits = [r for r in rows("files") if not r["trashed"] and words and all(w in r["name"].lower() for w in words)]
+            return Response(200, {"files": hits})
+        rec = get_file(arg) if arg else None
+        if rec is None:
+            return err(404, f"no file {arg!r}; use an id from /files/api/list")
+        f = content[rec["id"]]
+        if req.method == "GET" and op == "file":
+            shares = [s for s in rows("shares") if s["file"] == rec["id"]]
+            return Response(200, {**rec, "preview": _preview(f), "shares": shares,
+                                  "path": path_of(rec["folder"])})
+        if req.method == "GET" and op == "download":
+            ctype = {"csv": "text/csv", "txt": "text/plain", "json": "application/json", "zip": "application/zip",
+                     "pdf": "application/pdf"}[rec["kind"]]
+            return Response(200, f.data, ctype, {"Content-Disposition": f'attachment; filename="{rec["name"]}"'})
+        if req.method != "POST":
+            return err(405, f"{req.method} {op} is not supported")
+        try:
+            body = req.json() or {}
+        except ValueError:
+            return err(400, "the body must be JSON")
+        if op == "rename":
+            name = str(body.get("name", "")).strip()
+            if not name or "/" in name:
+                return err(400, "A name cannot be empty or contain '/'.")
+            if any(r["name"] == name and r["folder"] == rec["folder"] and r["id"] != rec["id"] and not r["trashed"]
+                   for r in rows("files")):
+                return err(409, f"A file named “{name}” already exists in this folder.")
+            return Response(*store.handle("PUT", ["files", str(rec["id"])], {"name": name}))
+        if op == "move":
+            try:
+                target = int(body.get("folder"))
+            except (TypeError, ValueError):
+                return err(400, "folder must be a folder id")
+            if target not in {r["id"] for r in rows("folders")}:
+                return err(404, f"no folder {target}")
+            if any(r["name"] == rec["name"] and r["folder"] == target and not r["trashed"]
+                   for r in rows("files") if r["id"] != rec["id"]):
+                return err(409, f"The destination already has a file named “{rec['name']}”.")
+            return Response(*store.handle("PUT", ["files", str(rec["id"])], {"folder": target}))
+        if op == "share":
+            email = str(body.get("email", "")).strip()
+            role = str(body.get("role", "viewer"))
+            if not re.fullmatch(r"[^@\s]+@[^@\s]+\.[a-z]{2,}", email):
+                return err(400, f"“{email}” is not a valid email address.")
+            if role not in ("viewer", "editor"):
+                return err(400, "role must be viewer or editor")
+            if any(s["file"] == rec["id"] and s["email"] == email for s in rows("shares")):
+                return err(409, f"The file is already shared with {email}.")
+            link = "/files/s/" + hashlib.sha1(f"{rec['id']}:{email}".encode()).hexdigest()[:12]
+            return Response(*store.handle("POST", ["shares"], {"file": rec["id"], "email": email, "role": role,
+                                                                "link": link}))
+        if op == "trash":
+            return Response(*store.handle("PUT", ["files", str(rec["id"])], {"trashed": True}))
+        return err(404, f"unknown operation {op!r}")
+
+    server.route("/files/api/", handle)
+    return d

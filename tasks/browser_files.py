@@ -1,0 +1,358 @@
+"""Browser tasks on Driveshare, the file-sharing app: downloads (read with the SDK terminal where offered), rename, move, share, and reading previews.
+
+Checkers read the app's records (`folders`, `files`, `shares`) and the workspace's
+`Downloads/` folder, and confirm that nothing else changed.
+"""
+
+from __future__ import annotations
+
+import json
+import re
+import time
+from typing import Iterator
+
+import numpy as np
+
+from hybridgym.reward import CheckResult
+from hybridgym.reward.checkers import all_of, records_unchanged
+from hybridgym.reward.research import downloaded, records_changed_only, research_answer
+from hybridgym.webapps import files as drive_app
+
+from .base import Task, register_task
+
+_EMAILS = ["lena.hart@northwind.example", "omar.said@contoso.example", "kim.berg@fabrikam.example",
+           "rui.tan@tailspin.example", "eva.moss@litware.example", "dan.cole@adventure.example"]
+_NEW_STEMS = ["budget_reviewed", "q3_final", "for_legal", "keep_2026", "checked_by_finance", "archive_index"]
+
+
+def _folder_path(d: drive_app.Drive, index: int) -> str:
+    names = []
+    while True:
+        names.append(d.folders[index][0])
+        if index == 0:
+            break
+        index = d.folders[index][1]
+    return " › ".join(reversed(names))
+
+
+class FilesTask(Task):
+    """Base of the Driveshare tasks: the drive comes from the reset seed; the page opens at "My Drive"."""
+
+    suite = "browser"
+
+    def _pick(self, rng: np.random.Generator, d: drive_app.Drive, **kw) -> dict:
+        raise NotImplementedError
+
+    def sample(self, rng: np.random.Generator) -> dict:
+        seed = int(rng.integers(0, 2**31 - 1))
+        d = drive_app.drive(seed)
+        return {"drive": seed, **self._pick(rng, d)}
+
+    def drive(self, params: dict) -> drive_app.Drive:
+        return drive_app.drive(params["drive"])
+
+    def target(self, params: dict) -> drive_app.DriveFile:
+        return self.drive(params).files[params["file"]]
+
+    def setup(self, sb, params: dict) -> None:
+        drive_app.install(sb.server, params["drive"])
+        sb.browser.load(sb.server.url("/files/index.html"))
+        sb.browser.page.wait_for_selector("body.ready")
+
+    def read_state(self, sb, params: dict) -> dict:
+        ws = sb.workspace.snapshot()
+        return {"records": sb.server.store.snapshot(),
+                "downloads": {p: b for p, b in ws.items() if p.startswith("Downloads/")}}
+
+    def _unchanged(self, state: dict, baseline: dict, *names: str) -> CheckResult:
+        return all_of(*(records_unchanged(baseline["records"][n], state["records"][n]) for n in names),
+                      *(CheckResult.passed() if len(baseline["records"][n]) == len(state["records"][n])
+                        else CheckResult.failed(f"{n} records were added or removed") for n in names))
+
+    # -- oracle steps ---------------------------------------------------------------
+    def _open_file(self, sb, params: dict) -> Iterator[dict]:
+        """Click the file's folder in the tree, the right page of the list (sorted by name), then its row."""
+        d = self.drive(params)
+        f = self.target(params)
+        yield from self._click(sb, f'#tree a[data-folder="{f.folder + 1}"]')
+        page = sb.browser.page
+        page.wait_for_selector(f'#tree a.on[data-folder="{f.folder + 1}"]')
+        names = sorted(g.name for g in d.files if g.folder == f.folder)
+        p = names.index(f.name) // drive_app.PAGE + 1
+        if p > 1:
+            yield from self._click(sb, f'#pager .pnum[data-page="{p}"]')
+        fid = drive_app.file_id(d, f)
+        yield from self._click(sb, f'tr.file[data-id="{fid}"]')
+        page.wait_for_function("n => document.getElementById('d-name').textContent === n", arg=f.name)
+
+    def _click(self, sb, selector: str) -> Iterator[dict]:
+        x, y = sb.browser.screen_point(selector)
+        yield {"action_type": "click", "x": x, "y": y}
+
+    def _confirm(self, sb) -> Iterator[dict]:
+        """Press the dialog's OK button, wait for the dialog to close, and finish."""
+        yield from self._click(sb, "#m-ok")
+        sb.browser.page.wait_for_selector("#modal", state="hidden")
+        yield {"action_type": "finished", "content": ""}
+
+    def _download(self, sb, params: dict) -> Iterator[dict]:
+        yield from self._open_file(sb, params)
+        yield from self._click(sb, "#download")
+        _wait_for_file(sb.workspace.root / "Downloads" / self.target(params).name)
+
+
+def _wait_for_file(path, timeout: float = 5.0) -> None:
+    """Oracle-side: wait until Chromium has finished saving a download (the file exists, no .crdownload left)."""
+    deadline = time.monotonic() + timeout
+    while time.monotonic() < deadline:
+        if path.is_file() and not list(path.parent.glob("*.crdownload")):
+            return
+        time.sleep(0.02)
+
+
+@register_task
+class FilesDownload(FilesTask):
+    """Download a named file from a given folder of Driveshare.
+
+    Success: the workspace's `Downloads/` holds the file with the server's exact bytes,
+    and no file, folder or share record changed.
+    """
+
+    id = "browser.files-download-v0"
+    max_steps = 10
+
+    def _pick(self, rng, d):
+        i = int(rng.choice([k for k, f in enumerate(d.files) if f.folder != 5]))
+        return {"file": i}
+
+    def instruction(self, params: dict) -> str:
+        f = self.target(params)
+        return f"In Driveshare, download the file \"{f.name}\" from the folder {_folder_path(self.drive(params), f.folder)}."
+
+    def check(self, state, params, answer, baseline):
+        f = self.target(params)
+        return all_of(downloaded(state["downloads"], f.name, f.data),
+                      self._unchanged(state, baseline, "files", "folders", "shares"))
+
+    def oracle(self, sb, params):
+        yield from self._download(sb, params)
+        yield {"action_type": "finished", "content": ""}
+
+
+@register_task
+class FilesCsvTotalSdk(FilesTask):
+    """Download a sales CSV (60-140 rows; the preview shows only 20) and report the sum of its
+    `amount` column, using the SDK terminal on the downloaded file.
+
+    Success: the answer is the total to the cent, the file is in `Downloads/`, and no
+    record changed.
+    """
+
+    id = "browser.files-csv-total-sdk-v0"
+    sdk = True
+    max_steps = 12
+
+    def _pick(self, rng, d):
+        return {"file": int(rng.choice([k for k, f in enumerate(d.files) if f.folder == 1 and f.kind == "csv"]))}
+
+    def instruction(self, params: dict) -> str:
+        f = self.target(params)
+        return (f"Download \"{f.name}\" from the Reports folder in Driveshare, then use the terminal to add up "
+                "its amount column (the file lands in ~/Downloads). Answer with the total, e.g. 1234.56.")
+
+    def check(self, state, params, answer, baseline):
+        f = self.target(params)
+        return all_of(research_answer(answer, f.facts["total"], numeric=True, rel_tol=1e-7),
+                      downloaded(state["downloads"], f.name, f.data),
+                      self._unchanged(state, baseline, "files", "folders", "shares"))
+
+    def oracle(self, sb, params):
+        yield from self._download(sb, params)
+        obs = yield {"action_type": "terminal", "command":
+                     f"awk -F, 'NR>1 {{s += $7}} END {{printf \"%.2f\\n\", s}}' ~/Downloads/{self.target(params).name}"}
+        yield {"action_type": "finished", "content": obs["sdk_output"].strip()}
+
+
+@register_task
+class FilesZipConfigSdk(FilesTask):
+    """Download a ZIP backup and report one setting from `config/settings.json` inside it,
+    using the SDK terminal (the browser only lists the archive's entries).
+
+    Success: the answer equals the setting, the archive is in `Downloads/`, and no record changed.
+    """
+
+    id = "browser.files-zip-config-sdk-v0"
+    sdk = True
+    max_steps = 12
+    _KEYS = ["port", "replicas", "region", "owner_team", "timeout_s"]
+
+    def _pick(self, rng, d):
+        return {"file": int(rng.choice([k for k, f in enumerate(d.files) if f.kind == "zip"])),
+                "key": str(rng.choice(self._KEYS))}
+
+    def instruction(self, params: dict) -> str:
+        f = self.target(params)
+        return (f"In Driveshare, the folder Projects › Backups holds \"{f.name}\". Download it and, with the "
+                f"terminal, find the value of \"{params['key']}\" in config/settings.json inside the archive. "
+                "Answer with that value.")
+
+    def check(self, state, params, answer, baseline):
+        f = self.target(params)
+        value = f.facts["config"][params["key"]]
+        return all_of(research_answer(answer, value, numeric=isinstance(value, int)),
+                      downloaded(state["downloads"], f.name, f.data),
+                      self._unchanged(state, baseline, "files", "folders", "shares"))
+
+    def oracle(self, sb, params):
+        yield from self._download(sb, params)
+        obs = yield {"action_type": "terminal",
+                     "command": f"unzip -p ~/Downloads/{self.target(params).name} config/settings.json"}
+        value = json.loads(obs["sdk_output"])[params["key"]]
+        yield {"action_type": "finished", "content": str(value)}
+
+
+@register_task
+class FilesRenameByOwnerDate(FilesTask):
+    """In the Archive folder (46 files over three pages), find the file that a given person
+    modified at a given date and time, and rename it.
+
+    Success: that file record has the new name and nothing else of it changed; every other
+    file, folder and share record is unchanged.
+    """
+
+    id = "browser.files-rename-by-owner-date-v0"
+    max_steps = 14
+
+    def _pick(self, rng, d):
+        arch = [k for k, f in enumerate(d.files) if f.folder == 5]
+        keys = [(d.files[k].owner, d.files[k].modified) for k in arch]
+        unique = [k for k in arch if keys.count((d.files[k].owner, d.files[k].modified)) == 1]
+        k = int(rng.choice(unique))
+        ext = d.files[k].name.rsplit(".", 1)[1]
+        return {"file": k, "new": f"{rng.choice(_NEW_STEMS)}.{ext}"}
+
+    def instruction(self, params: dict) -> str:
+        f = self.target(params)
+        who = "you" if f.owner == "me" else f.owner
+        return (f"In Driveshare's Archive folder, find the file owned by {who} (owner \"{f.owner}\") that was "
+                f"last modified on {f.modified}, and rename it to \"{params['new']}\".")
+
+    def check(self, state, params, answer, baseline):
+        fid = drive_app.file_id(self.drive(params), self.target(params))
+        return all_of(records_changed_only(baseline["records"]["files"], state["records"]["files"], fid,
+                                           {"name": params["new"]}),
+                      self._unchanged(state, baseline, "folders", "shares"))
+
+    def oracle(self, sb, params):
+        yield from self._open_file(sb, params)
+        yield from self._click(sb, "#rename")
+        sb.browser.page.wait_for_selector("#rename-input")
+        yield {"action_type": "hotkey", "keys": ["ctrl", "a"]}
+        yield {"action_type": "type", "text": params["new"] + "\n"}
+        sb.browser.page.wait_for_selector("#modal", state="hidden")
+        yield {"action_type": "finished", "content": ""}
+
+
+@register_task
+class FilesMove(FilesTask):
+    """Move a named file from one folder to another with the Move dialog's folder picker.
+
+    Success: only the file's folder changed; every other record is unchanged.
+    """
+
+    id = "browser.files-move-v0"
+    max_steps = 12
+
+    def _pick(self, rng, d):
+        k = int(rng.choice([k for k, f in enumerate(d.files) if f.folder in (1, 3, 4, 6)]))
+        dest = [i for i in range(len(d.folders)) if i != d.files[k].folder and i != 5
+                and not any(f.name == d.files[k].name and f.folder == i for f in d.files)]
+        return {"file": k, "dest": int(rng.choice(dest))}
+
+    def instruction(self, params: dict) -> str:
+        d, f = self.drive(params), self.target(params)
+        return (f"In Driveshare, move \"{f.name}\" from {_folder_path(d, f.folder)} to the folder "
+                f"{_folder_path(d, params['dest'])}.")
+
+    def check(self, state, params, answer, baseline):
+        fid = drive_app.file_id(self.drive(params), self.target(params))
+        return all_of(records_changed_only(baseline["records"]["files"], state["records"]["files"], fid,
+                                           {"folder": params["dest"] + 1}),
+                      self._unchanged(state, baseline, "folders", "shares"))
+
+    def oracle(self, sb, params):
+        yield from self._open_file(sb, params)
+        yield from self._click(sb, "#move")
+        yield from self._click(sb, f'#picker .pick[data-folder="{params["dest"] + 1}"]')
+        yield from self._confirm(sb)
+
+
+@register_task
+class FilesShare(FilesTask):
+    """Share a file from the Team notes folder with an email address, as editor or viewer.
+
+    Success: exactly one share record was added, for that file, address and role; no file
+    or folder record changed.
+    """
+
+    id = "browser.files-share-v0"
+    max_steps = 14
+
+    def _pick(self, rng, d):
+        return {"file": int(rng.choice([k for k, f in enumerate(d.files) if f.folder in (4, 6)])),
+                "email": str(rng.choice(_EMAILS)), "role": str(rng.choice(["viewer", "editor"]))}
+
+    def instruction(self, params: dict) -> str:
+        d, f = self.drive(params), self.target(params)
+        can = "can edit (Editor)" if params["role"] == "editor" else "can only view (Viewer)"
+        return (f"In Driveshare, share \"{f.name}\" (in {_folder_path(d, f.folder)}) with {params['email']} "
+                f"so that they {can}.")
+
+    def check(self, state, params, answer, baseline):
+        fid = drive_app.file_id(self.drive(params), self.target(params))
+        before, after = baseline["records"]["shares"], state["records"]["shares"]
+        new = [s for s in after if s["id"] not in {b["id"] for b in before}]
+        if len(new) != 1:
+            return CheckResult.failed(f"{len(new)} shares were added, expected 1")
+        s = new[0]
+        if (s["file"], s["email"].strip().lower(), s["role"]) != (fid, params["email"], params["role"]):
+            return CheckResult.failed(f"the new share is {s['email']} as {s['role']} on file {s['file']}, expected "
+                                      f"{params['email']} as {params['role']} on file {fid}")
+        return all_of(records_unchanged(before, after), self._unchanged(state, baseline, "files", "folders"))
+
+    def oracle(self, sb, params):
+        yield from self._open_file(sb, params)
+        yield from self._click(sb, "#share")
+        yield from self._click(sb, "#share-email")
+        yield {"action_type": "type", "text": params["email"]}
+        yield {"action_type": "hotkey", "keys": ["tab"]}
+        yield {"action_type": "type", "text": params["role"][0]}  # a closed <select> picks by first letter
+        yield from self._confirm(sb)
+
+
+@register_task
+class FilesNotesCode(FilesTask):
+    """Read a meeting-notes file in the preview pane and report the door code written in it.
+
+    Success: the answer is the code; no record changed (reading needs no download).
+    """
+
+    id = "browser.files-notes-code-v0"
+    max_steps = 10
+
+    def _pick(self, rng, d):
+        return {"file": int(rng.choice([k for k, f in enumerate(d.files) if f.folder == 4 and "code" in f.facts]))}
+
+    def instruction(self, params: dict) -> str:
+        topic = self.target(params).name[:-4].replace("_", " ")
+        return (f"In Driveshare's Team notes folder, open the meeting notes about the {topic}. "
+                "What is the storage room door code written there? Answer with the code.")
+
+    def check(self, state, params, answer, baseline):
+        return all_of(research_answer(answer, self.target(params).facts["code"], numeric=True),
+                      self._unchanged(state, baseline, "files", "folders", "shares"))
+
+    def oracle(self, sb, params):
+        yield from self._open_file(sb, params)
+        text = sb.browser.page.locator("#preview pre").inner_text()
+        yield {"action_type": "finished", "content": re.search(r"door code is (\d+)", text).group(1)}

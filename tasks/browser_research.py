@@ -1,0 +1,296 @@
+"""Information-seeking browser tasks over the Veloripedia corpus: multi-hop questions, each in a GUI-only and a GUI+SDK variant.
+
+Every question needs facts from at least two articles (e.g. a company's page for its
+founder, the founder's page for the birthplace, the city's page for the population).
+The truth is computed from the corpus's structured facts; the agent answers with
+`finished(content=...)`. In the `-sdk` variant the same articles are also in the
+workspace as Markdown (`~/corpus/<slug>.md`, `~/corpus/index.tsv`), since the SDK
+terminal has no network.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+from typing import Callable, Iterator
+
+import numpy as np
+
+from hybridgym.reward import CheckResult
+from hybridgym.reward.research import research_answer
+from hybridgym.webapps import wiki
+
+from .base import Task, register_task
+
+SDK_NOTE = (" The same encyclopedia is also available to the terminal as Markdown files in ~/corpus "
+            "(one <slug>.md per article; ~/corpus/index.tsv lists slug, title and kind).")
+
+#: one walk through the site: start at an article (found by search), then ("read", label) or ("follow", label)
+Path = tuple[str, tuple[tuple[str, str], ...]]
+
+
+@dataclass(frozen=True)
+class Question:
+    """A question template: `pick(rng, corpus)` -> (entities for the text, truth, numeric, walks)."""
+    name: str
+    text: str
+    pick: Callable
+    combine: Callable[[list[str]], str] = lambda vals: vals[-1]
+
+
+def _f(slug: str, key: str):
+    return wiki.corpus().facts[slug][key]
+
+
+def _t(slug: str) -> str:
+    return wiki.corpus().facts[slug]["title"]
+
+
+def _choose(rng: np.random.Generator, slugs: list[str]) -> str:
+    return slugs[int(rng.integers(len(slugs)))]
+
+
+def _kind(kind: str, cond: Callable[[dict], bool] = lambda f: True) -> list[str]:
+    c = wiki.corpus()
+    return [s for s in c.by_kind[kind] if cond(c.facts[s])]
+
+
+def _num(text: str) -> int:
+    return int(re.sub(r"[^\d]", "", text.split(" ")[0]))
+
+
+def _one(kind: str, walk: tuple, truth: Callable[[str], object], numeric: bool,
+         cond: Callable[[dict], bool] = lambda f: True):
+    def pick(rng, c):
+        s = _choose(rng, _kind(kind, cond))
+        return {"x": _t(s)}, truth(s), numeric, [(s, walk)]
+    return pick
+
+
+def _founder_age(rng, c):
+    s = _choose(rng, _kind("company"))
+    return ({"x": _t(s)}, _f(s, "founded") - _f(_f(s, "founder"), "born"), True,
+            [(s, (("read", "Founded"), ("follow", "Founder"), ("read", "Born")))])
+
+
+def _larger_hq(rng, c):
+    cos = _kind("company")
+    while True:
+        a, b = _choose(rng, cos), _choose(rng, cos)
+        if _f(a, "hq") != _f(b, "hq"):
+            break
+    big = max((a, b), key=lambda s: _f(_f(s, "hq"), "population"))
+    walk = (("read", "Headquarters"), ("follow", "Headquarters"), ("read", "Population"))
+    return {"x": _t(a), "y": _t(b)}, _t(_f(big, "hq")), False, [(a, walk), (b, walk)]
+
+
+def _larger_of(vals: list[str]) -> str:
+    (name_a, pop_a), (name_b, pop_b) = vals[0:2], vals[2:4]
+    return name_a if _num(pop_a) >= _num(pop_b) else name_b
+
+
+QUESTIONS = [
+    Question("founder-hometown-population",
+             "What is the population of the city where the founder of {x} was born?",
+             _one("company", (("follow", "Founder"), ("follow", "Birthplace"), ("read", "Population")),
+                  lambda s: _f(_f(_f(s, "founder"), "birthplace"), "population"), True)),
+    Question("hq-mayor", "Who is the mayor of the city where {x} has its headquarters?",
+             _one("company", (("follow", "Headquarters"), ("read", "Mayor")),
+                  lambda s: _t(_f(_f(s, "hq"), "mayor")), False)),
+    Question("birth-country-capital", "What is the capital of the country in which {x} was born?",
+             _one("person", (("follow", "Birthplace"), ("follow", "Country"), ("read", "Capital")),
+                  lambda s: _t(_f(_f(_f(s, "birthplace"), "country"), "capital")), False)),
+    Question("hometown-river-length",
+             "How long, in kilometres, is the river that flows through the birthplace of {x}?",
+             _one("person", (("follow", "Birthplace"), ("follow", "River"), ("read", "Length")),
+                  lambda s: _f(_f(_f(s, "birthplace"), "river"), "length"), True,
+                  cond=lambda f: "river" in wiki.corpus().facts[f["birthplace"]])),
+    Question("rector-birth-year", "In what year was the rector of {x} born?",
+             _one("university", (("follow", "Rector"), ("read", "Born")),
+                  lambda s: _f(_f(s, "rector"), "born"), True)),
+    Question("event-city-founded", "In what year was the city where the {x} took place founded?",
+             _one("event", (("follow", "Location"), ("read", "Founded")),
+                  lambda s: _f(_f(s, "location"), "founded"), True)),
+    Question("ceo-birthplace", "In which city was the CEO of {x} born?",
+             _one("company", (("follow", "CEO"), ("read", "Birthplace")),
+                  lambda s: _t(_f(_f(s, "ceo"), "birthplace")), False)),
+    Question("university-city-elevation",
+             "What is the elevation, in metres, of the city where {x} is located?",
+             _one("university", (("follow", "City"), ("read", "Elevation")),
+                  lambda s: _f(_f(s, "city"), "elevation"), True)),
+    Question("founder-age", "How old was the founder of {x} in the year the company was founded "
+             "(founding year minus birth year)?", _founder_age,
+             lambda vals: str(int(vals[0]) - int(vals[1]))),
+    Question("larger-hq-city", "{x} and {y} are headquartered in different cities. Which of those two "
+             "cities has the larger population? Answer with the city's name.", _larger_hq, _larger_of),
+    Question("river-mouth-country", "In which country is the city at the mouth of the {x}?",
+             _one("river", (("follow", "Mouth"), ("read", "Country")),
+                  lambda s: _t(_f(_f(s, "mouth"), "country")), False)),
+    Question("spouse-birthplace", "In which city was the spouse of {x} born?",
+             _one("person", (("follow", "Spouse"), ("read", "Birthplace")),
+                  lambda s: _t(_f(_f(s, "spouse"), "birthplace")), False, cond=lambda f: "spouse" in f)),
+    Question("founder-university-city", "In which city is the university that the founder of {x} attended?",
+             _one("company", (("follow", "Founder"), ("follow", "Alma mater"), ("read", "City")),
+                  lambda s: _t(_f(_f(_f(s, "founder"), "alma_mater"), "city")), False)),
+    Question("hq-currency", "What is the currency of the country where {x} has its headquarters?",
+             _one("company", (("follow", "Headquarters"), ("follow", "Country"), ("read", "Currency")),
+                  lambda s: _f(_f(_f(s, "hq"), "country"), "currency"), False)),
+    Question("event-organizer-founder", "Who founded the company that organized the {x}?",
+             _one("event", (("follow", "Organizer"), ("read", "Founder")),
+                  lambda s: _t(_f(_f(s, "organizer"), "founder")), False, cond=lambda f: "organizer" in f)),
+    Question("climber-hometown", "In which city was the person who made the first ascent of {x} born?",
+             _one("mountain", (("follow", "First ascent"), ("read", "Birthplace")),
+                  lambda s: _t(_f(_f(s, "first_ascent"), "birthplace")), False)),
+]
+
+
+class ResearchTask(Task):
+    """Answer a multi-hop question about the fictional world of Veloripedia, the encyclopedia
+    served at /wiki/ (≥ 500 articles, a search box, infoboxes with linked values).
+
+    The answer needs facts from two to four articles. Success: `finished(content=answer)`
+    with the truth computed from the corpus (numbers: exactly one number in the answer,
+    separators and units allowed; names: case and a leading article ignored). Nothing
+    is written, so nothing else can change. The GUI+SDK variant (`sdk = True`) also
+    puts the corpus into `~/corpus/` as Markdown for the terminal.
+    """
+
+    suite = "browser"
+    question: Question
+    max_steps = 15
+
+    def sample(self, rng: np.random.Generator) -> dict:
+        c = wiki.corpus()
+        names, truth, numeric, walks = self.question.pick(rng, c)
+        return {"names": names, "truth": truth, "numeric": numeric,
+                "walks": [[s, [list(op) for op in ops]] for s, ops in walks]}
+
+    def instruction(self, params: dict) -> str:
+        text = ("Using Veloripedia, the encyclopedia open in the browser, answer: "
+                + self.question.text.format(**params["names"])
+                + " Give only the answer with finished(content=...).")
+        return text + (SDK_NOTE if self.sdk else "")
+
+    def setup(self, sb, params: dict) -> None:
+        wiki.install(sb.server, seed=int(sum(map(ord, str(params["truth"])))))
+        if self.sdk:
+            wiki.write_markdown(sb.workspace.root / "corpus")
+        sb.browser.load(sb.server.url("/wiki/"))
+        sb.browser.page.wait_for_selector("#q")
+
+    def check(self, state: dict, params: dict, answer: str | None, baseline: dict) -> CheckResult:
+        return research_answer(answer, params["truth"], numeric=params["numeric"])
+
+    # -- oracles -----------------------------------------------------------------
+    def oracle(self, sb, params: dict) -> Iterator[dict]:
+        walk = self._sdk_walk if self.sdk else self._gui_walk
+        values: list[str] = []
+        for start, ops in params["walks"]:
+            values += yield from walk(sb, start, ops)
+        yield {"action_type": "finished", "content": self.question.combine(values)}
+
+    def _gui_walk(self, sb, start: str, ops: list) -> Iterator[dict]:
+        """Search for the start article, open it from the results, follow infobox links, read values."""
+        page = sb.browser.page
+        x, y = sb.browser.screen_point("#q")
+        yield {"action_type": "click", "x": x, "y": y}
+        yield {"action_type": "hotkey", "keys": ["ctrl", "a"]}
+        yield {"action_type": "type", "text": _t(start) + "\n"}
+        page.wait_for_url(lambda url: "/wiki/search?" in url)
+        x, y = sb.browser.screen_point(f'#results a.rtitle[href="/wiki/a/{start}"]')
+        yield {"action_type": "click", "x": x, "y": y}
+        page.wait_for_url(lambda url: url.endswith(f"/wiki/a/{start}"))
+        values = []
+        for op, label in ops:
+            row = f'#infobox tr[data-field="{wiki.slugify(label)}"]'
+            if op == "read":
+                values.append(page.locator(row + " td").inner_text().strip())
+            else:
+                target = page.locator(row + " a").get_attribute("href")
+                x, y = _link_point(sb, row + " a")
+                yield {"action_type": "click", "x": x, "y": y}
+                page.wait_for_url(lambda url: url.endswith(target))
+        return values
+
+    def _sdk_walk(self, sb, start: str, ops: list) -> Iterator[dict]:
+        """Find the start article's file with grep, then cat the files its fields link to."""
+        obs = yield {"action_type": "terminal", "command": f"grep -lx '# {_t(start)}' corpus/*.md"}
+        current = obs["sdk_output"].split()[0]
+        obs = yield {"action_type": "terminal", "command": f"cat {current}"}
+        values = []
+        for op, label in ops:
+            m = re.search(rf"^{re.escape(label)}: (.*)$", obs["sdk_output"], re.M)
+            if op == "read":
+                values.append(re.sub(r"\[([^\]]*)\]\([^)]*\)", r"\1", m.group(1)).strip())
+            else:
+                target = re.search(r"\]\(([^)]+)\)", m.group(1)).group(1)
+                obs = yield {"action_type": "terminal", "command": f"cat corpus/{target}"}
+        return values
+
+
+def _link_point(sb, selector: str) -> tuple[int, int]:
+    """Screen point inside the first line of a link (a wrapped link's box centre may fall between its lines)."""
+    loc = sb.browser.page.locator(selector).first
+    loc.scroll_into_view_if_needed(timeout=2000)
+    r = loc.evaluate("e => { const r = e.getClientRects()[0]; return [r.x + r.width / 2, r.y + r.height / 2]; }")
+    return sb.browser.to_screen(*r)
+
+
+def _register(q: Question, sdk: bool) -> None:
+    cls = type(f"Research_{q.name.replace('-', '_')}{'_sdk' if sdk else ''}", (ResearchTask,), {
+        "id": f"browser.research-{q.name}{'-sdk' if sdk else ''}-v0",
+        "question": q, "sdk": sdk, "max_steps": 20 if q.pick in (_larger_hq, _founder_age) else 15,
+        "__doc__": f"{q.text} ({'GUI+SDK' if sdk else 'GUI only'}). " + ResearchTask.__doc__,
+    })
+    register_task(cls)
+
+
+for _q in QUESTIONS:
+    for _sdk in (False, True):
+        _register(_q, _sdk)
+
+
+@register_task
+class WikiListLargest(Task):
+    """Find, through Veloripedia's list pages, the company of a given industry with the most employees.
+
+    The agent opens Lists → List of companies (a sortable table of 80 companies) and may
+    sort by the Employees column. Success: `finished(content=<company name>)`. Nothing is
+    written, so nothing else can change.
+    """
+
+    id = "browser.wiki-list-largest-v0"
+    suite = "browser"
+    max_steps = 12
+
+    def sample(self, rng: np.random.Generator) -> dict:
+        industry = str(rng.choice(wiki._INDUSTRIES))
+        cos = _kind("company", lambda f: f["industry"] == industry)
+        best = max(cos, key=lambda s: _f(s, "employees"))
+        return {"industry": industry, "truth": _t(best)}
+
+    def instruction(self, params: dict) -> str:
+        return (f"According to Veloripedia's list of companies, which company in the {params['industry']} industry "
+                "has the most employees? Answer with the company's name.")
+
+    def setup(self, sb, params: dict) -> None:
+        wiki.install(sb.server)
+        sb.browser.load(sb.server.url("/wiki/"))
+        sb.browser.page.wait_for_selector("#q")
+
+    def check(self, state: dict, params: dict, answer: str | None, baseline: dict) -> CheckResult:
+        return research_answer(answer, params["truth"])
+
+    def oracle(self, sb, params: dict) -> Iterator[dict]:
+        page = sb.browser.page
+        x, y = sb.browser.screen_point("#nav-lists")
+        yield {"action_type": "click", "x": x, "y": y}
+        x, y = sb.browser.screen_point('#lists a[href="/wiki/list/company"]')
+        yield {"action_type": "click", "x": x, "y": y}
+        x, y = sb.browser.screen_point('#list th a[data-col="Employees"]')
+        yield {"action_type": "click", "x": x, "y": y}
+        page.wait_for_url(lambda url: "sort=Employees" in url)
+        rows = page.locator("#list tbody tr").evaluate_all(
+            "rs => rs.map(r => [...r.cells].map(c => c.innerText.trim()))")
+        best = next(r[0] for r in rows if r[1] == params["industry"])
+        yield {"action_type": "finished", "content": best}

@@ -1,0 +1,233 @@
+"""Veloripedia (corpus, search engine, pages), Driveshare (backend API), their checkers, and browser downloads landing in the workspace."""
+
+from __future__ import annotations
+
+import json
+import re
+import urllib.error
+import urllib.request
+
+import numpy as np
+import pytest
+
+from hybridgym.reward.research import downloaded, records_changed_only, research_answer
+from hybridgym.sandbox import AppServer, Request
+from hybridgym.tasks import TASKS
+from hybridgym.webapps import files as drive_app
+from hybridgym.webapps import wiki
+
+
+# -- corpus --------------------------------------------------------------------------------
+def test_corpus_has_at_least_500_linked_articles_and_is_rebuilt_identically():
+    a, b = wiki.build_corpus(wiki.CORPUS_SEED), wiki.build_corpus(wiki.CORPUS_SEED)
+    assert len(a) >= 500
+    assert [wiki.to_markdown(x) for x in a.articles.values()] == [wiki.to_markdown(x) for x in b.articles.values()]
+    assert wiki.build_corpus(wiki.CORPUS_SEED + 1).articles.keys() != a.articles.keys()
+    for art in a.articles.values():
+        targets = [s for _, _, s in art.infobox if s] + re.findall(r"\[\[([a-z0-9-]+)\|", " ".join(art.paragraphs))
+        assert targets, f"{art.slug} links nowhere"
+        assert all(t in a.articles for t in targets), f"{art.slug} links to a missing article"
+
+
+def test_markdown_export_has_one_file_per_article_and_an_index(tmp_path):
+    n = wiki.write_markdown(tmp_path / "corpus")
+    c = wiki.corpus()
+    assert n == len(c) == len(list((tmp_path / "corpus").glob("*.md")))
+    index = (tmp_path / "corpus" / "index.tsv").read_text().splitlines()
+    assert index[0] == "slug\ttitle\tkind" and len(index) == len(c) + 1
+    slug = c.by_kind["company"][0]
+    md = (tmp_path / "corpus" / f"{slug}.md").read_text()
+    founder = c.facts[slug]["founder"]
+    assert f"Founder: [{c.articles[founder].title}]({founder}.md)" in md
+
+
+# -- search ---------------------------------------------------------------------------------
+def test_search_puts_the_article_with_the_exact_title_first():
+    c = wiki.corpus()
+    for kind in ("company", "person", "city", "river", "event"):
+        for slug in c.by_kind[kind][:5]:
+            assert c.search(c.articles[slug].title)[0][0] == slug
+
+
+def test_search_ranks_articles_that_mention_the_terms_by_bm25():
+    c = wiki.corpus()
+    linked = 0
+    for company in c.by_kind["company"]:
+        hits = [s for s, _ in c.search(c.articles[company].title + " company")]   # no exact-title bonus
+        assert hits[0] == company
+        linked += {c.facts[company]["founder"], c.facts[company]["ceo"]} <= set(hits[:6])
+    # the founder's and the CEO's pages name the company, so they rank near the top
+    assert linked >= 0.9 * len(c.by_kind["company"])
+    # a rare word weighs more than a common one
+    assert c.index.idf("shipbuilding") > c.index.idf("city")
+    assert c.search("zzzz-no-such-word") == []
+
+
+def test_search_results_page_paginates_with_snippets():
+    handle = wiki.handler(__import__("random").Random(0))
+    page1 = handle(Request("GET", "search", {"q": ["river"]}, {})).payload().decode()
+    page2 = handle(Request("GET", "search", {"q": ["river"], "page": ["2"]}, {})).payload().decode()
+    total = int(re.search(r'id="count">(\d+) results', page1).group(1))
+    assert total > wiki.PAGE_SIZE
+    first = re.findall(r'class="rtitle" href="/wiki/a/([a-z0-9-]+)"', page1)
+    second = re.findall(r'class="rtitle" href="/wiki/a/([a-z0-9-]+)"', page2)
+    assert len(first) == wiki.PAGE_SIZE and second and not set(first) & set(second)
+    assert "<b>River</b>" in page1 or "<b>river</b>" in page1
+    api = json.loads(handle(Request("GET", "api/search", {"q": ["river"]}, {})).payload())
+    assert [r["slug"] for r in api["results"][:wiki.PAGE_SIZE]] == first
+
+
+def test_wiki_serves_articles_categories_lists_and_random_redirects():
+    handle = wiki.handler(__import__("random").Random(0))
+    c = wiki.corpus()
+    slug = c.by_kind["city"][0]
+    art = handle(Request("GET", f"a/{slug}", {}, {}))
+    assert art.status == 200 and f'<h1 id="title">{c.articles[slug].title}</h1>' in art.payload().decode()
+    assert handle(Request("GET", "a/no-such-page", {}, {})).status == 404
+    cat = handle(Request("GET", "category/cities", {}, {})).payload().decode()
+    assert f"This category contains {len(c.by_kind['city'])} pages" in cat
+    lst = handle(Request("GET", "list/city", {"sort": ["Population"], "dir": ["desc"]}, {})).payload().decode()
+    biggest = max(c.by_kind["city"], key=lambda s: c.facts[s]["population"])
+    assert re.search(r"<tbody><tr><td><a href=\"/wiki/a/([a-z0-9-]+)\"", lst).group(1) == biggest
+    rnd = handle(Request("GET", "random", {}, {}))
+    assert rnd.status == 302 and rnd.headers["Location"].split("/")[-1] in c.articles
+
+
+# -- questions: the truth is what the pages say ---------------------------------------------------
+def _walk_markdown(files: dict[str, str], start: str, ops: list) -> list[str]:
+    text, values = files[f"{start}.md"], []
+    for op, label in ops:
+        line = re.search(rf"^{re.escape(label)}: (.*)$", text, re.M).group(1)
+        if op == "read":
+            values.append(re.sub(r"\[([^\]]*)\]\([^)]*\)", r"\1", line))
+        else:
+            text = files[re.search(r"\]\(([^)]+)\)", line).group(1)]
+    return values
+
+
+@pytest.mark.parametrize("task_id", sorted(t for t in TASKS if t.startswith("browser.research-") and "-sdk" not in t))
+def test_question_truth_equals_what_the_pages_say(task_id):
+    task = TASKS[task_id]
+    files = wiki._markdown_files()
+    for seed in range(6):
+        p = task.sample(np.random.default_rng(seed))
+        assert len({s for s, _ in p["walks"]} | {op[1] for _, ops in p["walks"] for op in ops if op[0] == "follow"}) >= 1
+        hops = sum(1 for _, ops in p["walks"] for op in ops if op[0] == "follow") + len(p["walks"])
+        assert hops >= 2, "a question must need at least two articles"
+        values = [v for s, ops in p["walks"] for v in _walk_markdown(files, s, ops)]
+        assert task.check({}, p, task.question.combine(values), {}).success, (seed, p)
+
+
+# -- checkers ----------------------------------------------------------------------------------------
+def test_research_answer_accepts_separators_units_and_articles_but_not_extra_numbers():
+    assert research_answer("1,400 km", 1400, numeric=True).success
+    assert research_answer("about 1400", 1400, numeric=True).success
+    assert not research_answer("1400 or 1500", 1400, numeric=True).success
+    assert not research_answer("1401", 1400, numeric=True).success
+    assert research_answer("1234.57", 1234.5678, numeric=True, rel_tol=1e-5).success
+    assert research_answer("the Lessa River.", "Lessa River").success
+    assert not research_answer("Lessa", "Lessa River").success
+    assert not research_answer(None, "x").success and not research_answer("  ", "x").success
+
+
+def test_downloaded_accepts_a_browser_renamed_copy_with_the_same_bytes():
+    assert downloaded({"Downloads/a.csv": b"x"}, "a.csv", b"x").success
+    assert downloaded({"Downloads/a (1).csv": b"x"}, "a.csv", b"x").success
+    assert not downloaded({"Downloads/a.csv": b"y"}, "a.csv", b"x").success
+    assert not downloaded({"a.csv": b"x"}, "a.csv", b"x").success
+    assert not downloaded({"Downloads/ba.csv": b"x"}, "a.csv", b"x").success
+
+
+def test_records_changed_only_refuses_extra_changes():
+    before = [{"id": 1, "name": "a", "folder": 2}, {"id": 2, "name": "b", "folder": 2}]
+    assert records_changed_only(before, [{"id": 1, "name": "z", "folder": 2}, before[1]], 1, {"name": "z"}).success
+    assert not records_changed_only(before, [{"id": 1, "name": "z", "folder": 3}, before[1]], 1, {"name": "z"}).success
+    assert not records_changed_only(before, [{"id": 1, "name": "z", "folder": 2}, {"id": 2, "name": "c", "folder": 2}],
+                                    1, {"name": "z"}).success
+    assert not records_changed_only(before, [{"id": 1, "name": "z", "folder": 2}], 1, {"name": "z"}).success
+    assert not records_changed_only(before, before, 1, {"name": "z"}).success
+
+
+# -- Driveshare backend --------------------------------------------------------------------------
+@pytest.fixture
+def drive_server(tmp_path):
+    server = AppServer(tmp_path)
+    d = drive_app.install(server, 42)
+    yield server, d
+    server.close()
+
+
+def _call(server, path, body=None):
+    req = urllib.request.Request(server.url("/files/api/" + path), method="POST" if body is not None else "GET",
+                                 data=json.dumps(body).encode() if body is not None else None)
+    try:
+        with urllib.request.urlopen(req) as r:
+            return r.status, r.headers, r.read()
+    except urllib.error.HTTPError as e:
+        return e.code, e.headers, e.read()
+
+
+def test_drive_is_generated_from_the_seed():
+    a, b = drive_app.drive(42), drive_app.drive(42)
+    assert [(f.name, f.data) for f in a.files] == [(f.name, f.data) for f in b.files]
+    assert [f.name for f in drive_app.drive(43).files] != [f.name for f in a.files]
+    assert {f.kind for f in a.files} >= {"csv", "txt", "json", "zip", "pdf"}
+    assert sum(1 for f in a.files if f.folder == 5) > drive_app.PAGE * 2
+
+
+def test_drive_api_lists_previews_and_downloads(drive_server):
+    server, d = drive_server
+    status, _, body = _call(server, "list?folder=2")
+    listing = json.loads(body)
+    assert status == 200 and [p["name"] for p in listing["path"]] == ["My Drive", "Reports"]
+    csv_file = next(f for f in d.files if f.kind == "csv" and f.folder == 1)
+    fid = drive_app.file_id(d, csv_file)
+    info = json.loads(_call(server, f"file/{fid}")[2])
+    assert info["name"] == csv_file.name and info["preview"]["total_rows"] == csv_file.facts["rows"]
+    assert len(info["preview"]["rows"]) == 20
+    status, headers, data = _call(server, f"download/{fid}")
+    assert data == csv_file.data and f'filename="{csv_file.name}"' in headers["Content-Disposition"]
+    z = next(f for f in d.files if f.kind == "zip")
+    entries = json.loads(_call(server, f"file/{drive_app.file_id(d, z)}")[2])["preview"]["entries"]
+    assert "config/settings.json" in [e["name"] for e in entries]
+
+
+def test_drive_api_validates_rename_move_and_share(drive_server):
+    server, d = drive_server
+    reports = [f for f in d.files if f.folder == 1]
+    a, b = drive_app.file_id(d, reports[0]), reports[1].name
+    assert _call(server, f"rename/{a}", {"name": b})[0] == 409
+    assert _call(server, f"rename/{a}", {"name": "  "})[0] == 400
+    assert _call(server, f"rename/{a}", {"name": "renamed.csv"})[0] == 200
+    assert _call(server, f"move/{a}", {"folder": 99})[0] == 404
+    assert _call(server, f"move/{a}", {"folder": 6})[0] == 200
+    assert _call(server, f"share/{a}", {"email": "not-an-email", "role": "editor"})[0] == 400
+    assert _call(server, f"share/{a}", {"email": "x@y.example", "role": "owner"})[0] == 400
+    assert _call(server, f"share/{a}", {"email": "x@y.example", "role": "editor"})[0] == 201
+    assert _call(server, f"share/{a}", {"email": "x@y.example", "role": "viewer"})[0] == 409
+    assert _call(server, f"trash/{a}", {})[0] == 200
+    snap = server.store.snapshot()
+    rec = next(r for r in snap["files"] if r["id"] == a)
+    assert (rec["name"], rec["folder"], rec["trashed"]) == ("renamed.csv", 6, True)
+    assert snap["shares"][0]["file"] == a and snap["shares"][0]["role"] == "editor"
+    assert a not in [r["id"] for r in json.loads(_call(server, "list?folder=6")[2])["files"]]
+
+
+# -- downloads reach the workspace (real Chromium) -------------------------------------------------
+def test_a_file_downloaded_in_the_browser_is_visible_to_the_sdk_terminal(suite_env):
+    env = suite_env("browser").unwrapped
+    env.reset(seed=5, options={"task": "browser.files-csv-total-sdk-v0"})
+    sb, params = env.sandbox, env.episode.params
+    task = env.episode.task
+    target = task.target(params)
+    for action in task._download(sb, params):
+        env.step(action)
+    obs, *_ = env.step({"action_type": "terminal", "command": f"wc -c < ~/Downloads/{target.name}"})
+    assert obs["sdk_output"].strip() == str(len(target.data))
+    # a new episode starts with an empty workspace, and downloads still land there
+    env.reset(seed=6, options={"task": "browser.files-download-v0"})
+    assert not (env.sandbox.workspace.root / "Downloads" / target.name).exists()
+    task, params = env.episode.task, env.episode.params
+    for action in task._download(env.sandbox, params):
+        env.step(action)
+    assert (env.sandbox.workspace.root / "Downloads" / task.target(params).name).read_bytes() == task.target(params).data
