@@ -198,7 +198,7 @@ class ToolTask(Task):
     collections before and after (`phone_changed`) and, for questions, the answer."""
 
     suite = "mobile"
-    max_steps = 14
+    max_steps = 12
 
     def sample(self, rng: np.random.Generator) -> dict:
         params = {"world": world(rng)}
@@ -251,6 +251,7 @@ class NoteCreate(ToolTask):
     """Create a note with a given title and text in Notes. Checker: exactly one new note with that title and body."""
 
     id = "mobile.notes-create-v0"
+    max_steps = 20
 
     def draw(self, rng, w):
         title, body = _pick(rng, [n for n in _NEW_NOTES if n[0] not in {x["title"] for x in w["notes"]}])
@@ -524,6 +525,7 @@ class FileRename(ToolTask):
     """Rename a file (⋮ > Rename). Checker: only that file's name changed, to the new name."""
 
     id = "mobile.files-rename-v0"
+    max_steps = 20
 
     def draw(self, rng, w):
         p = _draw_file(rng, w)
@@ -804,6 +806,7 @@ class ExpenseAdd(ToolTask):
     """Add an expense with a title, amount, category and date. Checker: exactly one new expense with those values."""
 
     id = "mobile.expenses-add-v0"
+    max_steps = 20
 
     def draw(self, rng, w):
         return {"expense": _new_expense(rng)}
@@ -918,6 +921,7 @@ class MessageToExpense(ToolTask):
     date from the message). Checker: exactly one new expense with those values; messages may only be marked read."""
 
     id = "mobile.message-to-expense-v0"
+    max_steps = 20
 
     def draw(self, rng, w):
         contacts = _contacts(rng, 4)
@@ -955,6 +959,7 @@ class ContactToNote(ToolTask):
     title and the number as its text (digits compared)."""
 
     id = "mobile.contact-to-note-v0"
+    max_steps = 20
 
     def draw(self, rng, w):
         w["contacts"] = _contacts(rng, 5)
@@ -986,6 +991,7 @@ class EventToExpense(ToolTask):
     given title, amount and category and the event's date."""
 
     id = "mobile.event-to-expense-v0"
+    max_steps = 20
 
     def draw(self, rng, w):
         e = _new_expense(rng)
@@ -1019,6 +1025,7 @@ class LargestFileToNote(ToolTask):
     given title and the file name as its text."""
 
     id = "mobile.largest-file-to-note-v0"
+    max_steps = 20
 
     def draw(self, rng, w):
         return {"title": _pick(rng, ["Clean up", "Biggest download", "Free up space"]), "answer": _largest(w, "Download")}

@@ -1,0 +1,162 @@
+"""The phone's tool apps and their tasks: checkers on plain data, the seeded world, and app behaviours through a real phone."""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+
+from hybridgym.reward.phone_tools import answer_amount, answer_date, phone_changed, setting_near, text_appended
+from hybridgym.tasks import TASKS
+from hybridgym.tasks.mobile_tools import world
+
+
+# ---- checkers on plain data -----------------------------------------------------------------------------------
+
+NOTE = {"id": 1, "title": "Groceries", "body": "milk", "pinned": False, "updated": "2026-03-01 10:00"}
+
+
+def test_phone_changed_ignores_a_note_edit_time_but_not_its_text():
+    before = {"notes": [NOTE]}
+    touched = {"notes": [{**NOTE, "updated": "2026-03-14 09:31"}]}
+    assert phone_changed(before, touched, {}).success
+    edited = {"notes": [{**NOTE, "body": "milk, eggs", "updated": "2026-03-14 09:31"}]}
+    assert not phone_changed(before, edited, {}).success
+    assert phone_changed(before, edited, {"notes": {"changed": {1: {"body": "milk, eggs"}}}}).success
+
+
+def test_phone_changed_fails_on_a_change_in_another_collection():
+    before = {"notes": [NOTE], "files": [{"id": 2, "name": "a.pdf", "folder": "Download"}]}
+    after = {"notes": [{**NOTE, "pinned": True}], "files": []}
+    assert not phone_changed(before, after, {"notes": {"changed": {1: {"pinned": True}}}}).success
+
+
+def test_setting_near_accepts_the_tolerance_and_refuses_other_changes():
+    s = {"id": 1, "brightness": 40, "wifi": True}
+    assert setting_near([s], [{**s, "brightness": 73}], "brightness", 70, 4).success
+    assert not setting_near([s], [{**s, "brightness": 76}], "brightness", 70, 4).success
+    assert not setting_near([s], [{**s, "brightness": 70, "wifi": False}], "brightness", 70, 4).success
+    assert not setting_near([s], [{**s, "brightness": True}], "brightness", 1, 4).success
+
+
+def test_text_appended_needs_the_old_text_then_the_addition():
+    assert text_appended("milk, eggs", "milk, eggs buy more coffee", "buy more coffee").success
+    assert text_appended("milk, eggs", "milk, eggs\nBuy more coffee.", "buy more coffee").success
+    assert not text_appended("milk, eggs", "buy more coffee", "buy more coffee").success
+    assert not text_appended("milk, eggs", "milk, eggs", "buy more coffee").success
+
+
+def test_answer_amount_reads_money_to_the_cent():
+    assert answer_amount("$137.17", 137.17).success
+    assert answer_amount("I spent 137.17 dollars", 137.17).success
+    assert answer_amount("1,204.50", 1204.5).success
+    assert not answer_amount("$137.20", 137.17).success
+    assert not answer_amount("between 100 and 137.17", 137.17).success
+    assert not answer_amount(None, 1.0).success
+
+
+@pytest.mark.parametrize("text", ["2026-03-07", "7 March 2026", "March 7, 2026", "Sat, Mar 7 2026"])
+def test_answer_date_accepts_the_usual_forms(text):
+    assert answer_date(text, "2026-03-07").success
+
+
+@pytest.mark.parametrize("text", ["2026-03-08", "March 2026", "7 March", "", "07/03/2026"])
+def test_answer_date_refuses_another_or_an_incomplete_date(text):
+    assert not answer_date(text, "2026-03-07").success
+
+
+# ---- the seeded world -------------------------------------------------------------------------------------------
+
+@pytest.mark.parametrize("seed", range(20))
+def test_world_has_no_ambiguous_targets(seed):
+    w = world(np.random.default_rng(seed))
+    files = [(f["folder"], f["name"]) for f in w["files"]]
+    assert len(files) == len(set(files))
+    assert len({f["size_kb"] for f in w["files"]}) == len(w["files"])   # "the largest" is one file
+    assert len({p["name"] for p in w["photos"]}) == len(w["photos"])
+    months = [(e["date"][:7], e["title"]) for e in w["expenses"]]
+    assert len(months) == len(set(months))
+    assert all(e["date"] <= "2026-03-14" for e in w["expenses"])   # nothing after the phone's today
+    assert len(w["settings"]) == 1 and len({n["title"] for n in w["notes"]}) == len(w["notes"])
+
+
+def test_questions_answer_from_the_seeded_records():
+    params = TASKS["mobile.expenses-total-v0"].sample(np.random.default_rng(5))
+    rows = [e for e in params["world"]["expenses"]
+            if e["category"] == params["category"] and int(e["date"][5:7]) == params["month"]]
+    assert rows and params["total"] == round(sum(e["amount"] for e in rows), 2)
+    params = TASKS["mobile.files-largest-v0"].sample(np.random.default_rng(5))
+    sizes = {f["name"]: f["size_kb"] for f in params["world"]["files"] if f["folder"] == params["folder"]}
+    assert sizes[params["answer"]] == max(sizes.values())
+
+
+# ---- app behaviours on a real phone -------------------------------------------------------------------------------
+
+@pytest.fixture
+def phone(suite_env):
+    """The shared mobile env, reset on a tool task (seed 0), as (env, sandbox, store)."""
+    def start(task_id: str):
+        env = suite_env("mobile").unwrapped
+        env.reset(seed=0, options={"task": task_id})
+        return env, env.sandbox, env.sandbox.server.store
+    return start
+
+
+def tap(env, selector: str):
+    x, y = env.sandbox.browser.screen_point(selector)
+    return env.step({"action_type": "tap", "x": x, "y": y})
+
+
+def test_expenses_refuses_an_invalid_amount_and_saves_nothing(phone):
+    env, sb, store = phone("mobile.expenses-add-v0")
+    before = store.snapshot()["expenses"]
+    env.step({"action_type": "open_app", "app_name": "expenses"})
+    tap(env, "#exp-add")
+    tap(env, "#exp-title")
+    env.step({"action_type": "type", "text": "Snacks"})
+    tap(env, "#exp-amount")
+    env.step({"action_type": "type", "text": "12.345"})
+    tap(env, '.cat-opt[data-cat="Food"]')
+    tap(env, "#exp-save")
+    assert "amount" in sb.browser.page.text_content("#exp-error").lower()
+    assert store.snapshot()["expenses"] == before
+
+
+def test_files_rename_refuses_a_name_taken_in_the_same_folder(phone):
+    env, sb, store = phone("mobile.files-rename-v0")
+    files = store.snapshot()["files"]
+    f = next(x for x in files if x["folder"] == "Download")
+    other = next(x for x in files if x["folder"] == "Download" and x["id"] != f["id"])
+    env.step({"action_type": "open_app", "app_name": "files"})
+    tap(env, '.folder-row[data-folder="Download"]')
+    tap(env, f'.file-more[data-id="{f["id"]}"] >> visible=true')
+    tap(env, '.scrim .menu button[data-value="rename"]')
+    env.step({"action_type": "type", "text": other["name"]})
+    env.step({"action_type": "press_back"})
+    tap(env, '.scrim .dialog button[data-value="ok"]')
+    assert sb.browser.page.input_value("#rename-input") == other["name"]   # the dialog is back, with the name
+    assert store.snapshot()["files"] == files
+
+
+def test_settings_switch_saves_and_updates_the_status_bar(phone):
+    env, sb, store = phone("mobile.settings-toggle-v0")
+    page = sb.browser.page
+    env.step({"action_type": "open_app", "app_name": "settings"})
+    tap(env, "#set-devices")
+    was = store.snapshot()["settings"][0]["bluetooth"]
+    assert page.is_hidden("#sb-bt") == (not was)
+    tap(env, "#sw-bluetooth")
+    assert store.snapshot()["settings"][0]["bluetooth"] is (not was)
+    assert page.is_hidden("#sb-bt") == was
+
+
+def test_gallery_keeps_trashed_photos_out_of_the_grid_and_in_the_trash(phone):
+    env, sb, store = phone("mobile.gallery-restore-v0")
+    page = sb.browser.page
+    trashed = [p["id"] for p in store.snapshot()["photos"] if p["trashed"]]
+    env.step({"action_type": "open_app", "app_name": "gallery"})
+    shown = {int(i) for i in page.eval_on_selector_all(".app-frame.active .thumb", "els => els.map(e => e.dataset.id)")}
+    assert shown and not shown & set(trashed)
+    tap(env, "#tab-albums")
+    tap(env, '.album-card[data-album="__trash"]')
+    in_trash = page.eval_on_selector_all(".app-frame.active > .screen:not(.hidden) .thumb", "els => els.map(e => +e.dataset.id)")
+    assert sorted(in_trash) == sorted(trashed)
