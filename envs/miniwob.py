@@ -181,6 +181,10 @@ class MiniWoBTask(Task):
     def ended(self, sb, state: dict | None = None) -> bool:
         return bool(sb.browser.page.evaluate("WOB_DONE_GLOBAL"))
 
+    @property
+    def has_oracle(self) -> bool:
+        return self.name in ORACLES
+
     def oracle(self, sb, params: dict) -> Iterator:
         if self.name not in ORACLES:
             raise NotImplementedError(f"no scripted solver for {self.id}; solvers exist for "
