@@ -342,7 +342,6 @@ class ShopCartEdit(ShopTask):
         yield from click_nav(sb, "#nav-cart")
         n = params["change"] + 1
         yield from fill(sb, f"tr.cart-line:nth-child({n}) input.qty", f"{params['qty']}\n")
-        wait_text(sb, f"tr.cart-line:nth-child({n})", "$")
         sb.browser.page.wait_for_function("q => [...document.querySelectorAll('input.qty')].some(i => i.value == q)"
                                           " && document.body.dataset.version >= 2", arg=str(params["qty"]))
         yield click(sb, f"tr.cart-line:nth-child({params['remove'] + 1}) button.remove")
