@@ -100,6 +100,14 @@ def _click(x: int, y: int) -> dict:
     return {"action_type": "click", "x": int(x), "y": int(y)}
 
 
+def _point_and_click(x: int, y: int) -> Iterator[dict]:
+    """Hover, press, release as three steps: a GTK dialog button drops a click whose press and
+    release arrive together, the way a person's slower click never does."""
+    yield {"action_type": "hover", "x": int(x), "y": int(y)}
+    yield {"action_type": "mouse_down", "x": int(x), "y": int(y)}
+    yield {"action_type": "mouse_up", "x": int(x), "y": int(y)}
+
+
 def _until(done: Callable[[], bool], tries: int = 25, seconds: float = 0.15) -> Iterator[dict]:
     """Wait steps until `done()` holds (a person waits for a copy or a save to finish)."""
     for _ in range(tries):
@@ -113,6 +121,22 @@ def _in_terminal(sb, command: str, done: Callable[[], bool]) -> Iterator[dict]:
     yield _click(sb.width // 2, sb.height // 2)
     yield _type(command + "\n")
     yield from _until(done)
+
+
+def _tick(sb, x: int, y: int) -> Iterator[dict]:
+    """Click a GTK check box until the screen shows it ticked (blue); a click that lands while
+    the dialog is still busy is lost, so look again, as a person would."""
+    def ticked() -> bool:
+        box = sb.capture.grab()[y - 4:y + 5, x - 4:x + 5].astype(int)
+        blue = (box[..., 2] > 180) & (box[..., 2] - box[..., 0] > 40)
+        return blue.mean() > 0.3
+    for _ in range(3):
+        yield from _point_and_click(x, y)
+        for _ in range(8):
+            if ticked():
+                return
+            yield {"action_type": "wait", "seconds": 0.15}
+    raise RuntimeError(f"the check box at ({x}, {y}) did not get ticked")
 
 
 def _exists(sb, path: str) -> Callable[[], bool]:
@@ -643,3 +667,181 @@ class FilesLargest(_HomeTask):
         yield _click(sb.width // 2, sb.height // 2)
         yield _type("ls -lS ~/Downloads | head -4\n")
         yield {"action_type": "finished", "content": params["truth"]}   # read off the first line of the listing
+
+
+# ---------------------------------------------------------------------------------------------
+# Text editing (Mousepad)
+# ---------------------------------------------------------------------------------------------
+_TOPICS = ["budget", "roadmap", "hiring", "launch", "offsite", "migration", "audit", "newsletter"]
+
+
+def _doc_lines(rng: np.random.Generator, word: str, n: int) -> list[str]:
+    """Lines of a memo, each mentioning `word` with probability 1/2 (at least three do)."""
+    lines = []
+    for i in range(n):
+        s = str(rng.choice(_SENTENCES[:4] + _SENTENCES[6:]))
+        lines.append(f"The {word} {s[0].lower()}{s[1:]}" if i % 2 == 0 else s)
+    return lines
+
+
+def _save_and_wait(sb, path: str, old: bytes) -> Iterator[dict]:
+    """ctrl+S, then wait for the file to change; again if the keys went to a window that was closing."""
+    changed = lambda: (sb.workspace.root / path).read_bytes() != old
+    for _ in range(3):
+        yield _keys("ctrl", "s")
+        yield from _until(changed, tries=8)
+        if changed():
+            return
+
+
+def _close_dialog(sb, title: str) -> Iterator[dict]:
+    """Esc, then wait until the dialog's window is gone (focus is back on the main window)."""
+    yield _keys("esc")
+    yield from _until(lambda: not any(w["title"] == title for w in sb.windows()), tries=10, seconds=0.1)
+
+
+@register_task
+class EditorReplaceWord(_HomeTask):
+    """Replace a word everywhere in a document with Mousepad's Find and Replace, and save.
+
+    Mousepad is open on the document. The checker reads the file: every occurrence
+    replaced (and nothing else changed in it), other files intact.
+    """
+
+    id = "computer.editor-replace-word-v0"
+    max_steps = 24
+
+    def sample(self, rng: np.random.Generator) -> dict:
+        home = _home(rng)
+        old, new = (str(w) for w in rng.choice(_TOPICS, size=2, replace=False))
+        path = f"Documents/{rng.choice(['memo', 'minutes', 'plan', 'summary'])}-{int(rng.integers(10, 99))}.txt"
+        home[path] = "\n".join(_doc_lines(rng, old, int(rng.integers(6, 11)))) + "\n"
+        return {"home": home, "path": path, "old": old, "new": new}
+
+    def instruction(self, params: dict) -> str:
+        return (f"In the text editor, replace every occurrence of the word \"{params['old']}\" with "
+                f"\"{params['new']}\" in {params['path']} and save the file.")
+
+    def setup(self, sb, params: dict) -> None:
+        _place(sb, params["home"])
+        sb.open_app("editor", params["path"])
+
+    def changes(self, params: dict, before: dict[str, bytes]) -> dict:
+        return {params["path"]: before[params["path"]].replace(params["old"].encode(), params["new"].encode())}
+
+    def oracle(self, sb, params: dict) -> Iterator[dict]:
+        old = (sb.workspace.root / params["path"]).read_bytes()
+        yield _keys("ctrl", "r")
+        dialog = sb.wait_ready("mousepad", "Find and Replace", timeout=5)
+        x, y, w, h = sb.window_geometry(dialog)
+        yield _type(params["old"])
+        yield _keys("tab")
+        yield _type(params["new"])
+        yield from _tick(sb, x + 19, y + h - 59)   # "Replace all in: Document"
+        yield from _point_and_click(x + w - 160, y + h - 19)   # "Replace All"
+        yield from _until(lambda: any(w["title"].startswith("*") for w in sb.windows()))  # the document changed
+        yield from _close_dialog(sb, "Find and Replace")
+        yield from _save_and_wait(sb, params["path"], old)
+        yield {"action_type": "finished", "content": ""}
+
+
+@register_task
+class EditorFixLine(_HomeTask):
+    """Correct one line of a settings file in Mousepad (go to the line, retype it) and save.
+
+    The checker wants exactly that line changed and the rest of the file and home intact.
+    """
+
+    id = "computer.editor-fix-line-v0"
+    max_steps = 12
+
+    _KEYS = ["timeout", "retries", "workers", "port", "cache_size", "max_users", "interval", "batch_size", "threads"]
+
+    def sample(self, rng: np.random.Generator) -> dict:
+        home = _home(rng)
+        keys = [str(k) for k in rng.choice(self._KEYS, size=int(rng.integers(6, 9)), replace=False)]
+        values = {k: int(rng.integers(2, 500)) for k in keys}
+        lines = [f"# {rng.choice(_WORDS)} service settings"] + [f"{k} = {v}" for k, v in values.items()]
+        target = int(rng.integers(1, len(lines)))
+        key = lines[target].split(" = ")[0]
+        new_value = values[key] + int(rng.integers(1, 50))
+        path = f"Documents/{rng.choice(_WORDS)}.conf"
+        home[path] = "\n".join(lines) + "\n"
+        return {"home": home, "path": path, "line": target + 1, "old": lines[target], "new": f"{key} = {new_value}"}
+
+    def instruction(self, params: dict) -> str:
+        return (f"In {params['path']}, line {params['line']} reads \"{params['old']}\". Using the text editor, "
+                f"change it to \"{params['new']}\" and save the file; leave the other lines as they are.")
+
+    def setup(self, sb, params: dict) -> None:
+        _place(sb, params["home"])
+        sb.open_app("editor", params["path"])
+
+    def changes(self, params: dict, before: dict[str, bytes]) -> dict:
+        return {params["path"]: before[params["path"]].replace(params["old"].encode() + b"\n", params["new"].encode() + b"\n")}
+
+    def oracle(self, sb, params: dict) -> Iterator[dict]:
+        old = (sb.workspace.root / params["path"]).read_bytes()
+        yield _keys("ctrl", "l")                 # Search > Go to... (line number field has focus)
+        sb.wait_ready("mousepad", "Go To", timeout=5)
+        yield _keys("ctrl", "a")
+        yield _type(f"{params['line']}\n")
+        yield from _until(lambda: not any(w["title"] == "Go To" for w in sb.windows()), tries=10, seconds=0.1)
+        yield _keys("home")
+        yield _keys("shift", "end")
+        yield _type(params["new"])
+        yield from _save_and_wait(sb, params["path"], old)
+        yield {"action_type": "finished", "content": ""}
+
+
+@register_task
+class EditorAppendSection(_HomeTask):
+    """Append a section (a heading and a bullet line) at the end of a Markdown file in Mousepad, and save.
+
+    The checker wants the original text unchanged at the start, then (after optional
+    blank lines) exactly the two new lines; other files intact.
+    """
+
+    id = "computer.editor-append-section-v0"
+    max_steps = 10
+
+    def sample(self, rng: np.random.Generator) -> dict:
+        home = _home(rng)
+        topic = str(rng.choice(_TOPICS))
+        path = f"Documents/{topic}-notes.md"
+        body = [f"# {topic.title()} notes", ""] + [f"- {s}" for s in rng.choice(_SENTENCES, size=3, replace=False)]
+        home[path] = "\n".join(body) + "\n"
+        heading = f"## {rng.choice(['Next steps', 'Open questions', 'Decisions', 'Risks'])}"
+        item = f"- {rng.choice(['Ask', 'Call', 'Email', 'Remind'])} {rng.choice(_CITIES)} team by {rng.choice(['Monday', 'Friday', 'noon'])}"
+        return {"home": home, "path": path, "heading": heading, "item": item}
+
+    def instruction(self, params: dict) -> str:
+        return (f"At the end of {params['path']}, add a new section: a line \"{params['heading']}\" followed by a line "
+                f"\"{params['item']}\". Use the text editor and save the file.")
+
+    def setup(self, sb, params: dict) -> None:
+        _place(sb, params["home"])
+        sb.open_app("editor", params["path"])
+
+    def changes(self, params: dict, before: dict[str, bytes]) -> dict:
+        return {params["path"]: ANY}
+
+    def check(self, state: dict, params: dict, answer: str | None, baseline: dict) -> CheckResult:
+        path = params["path"]
+        if path not in state["files"]:
+            return CheckResult.failed(f"{path} is gone")
+        old = baseline["files"][path].decode().rstrip("\n").split("\n")
+        new = state["files"][path].decode("utf-8", "replace").rstrip("\n").split("\n")
+        head, tail = new[:len(old)], [ln for ln in new[len(old):] if ln.strip()]
+        if head != old:
+            return CheckResult.failed(f"the existing text of {path} changed")
+        if [ln.rstrip() for ln in tail] != [params["heading"], params["item"]]:
+            return CheckResult.failed(f"{path} ends with {tail[-3:]}, expected {[params['heading'], params['item']]}")
+        return all_of(CheckResult.passed("section appended"), super().check(state, params, answer, baseline))
+
+    def oracle(self, sb, params: dict) -> Iterator[dict]:
+        old = (sb.workspace.root / params["path"]).read_bytes()
+        yield _keys("ctrl", "end")
+        yield _type(f"\n{params['heading']}\n{params['item']}\n")
+        yield from _save_and_wait(sb, params["path"], old)
+        yield {"action_type": "finished", "content": ""}
