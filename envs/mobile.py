@@ -144,6 +144,7 @@ class PhoneSandbox(Sandbox):
             super().execute(action)
 
 
+_IDLE = ("window.phone && phone.idle ? Promise.race([phone.idle(), new Promise(r => setTimeout(r, 2000))]) : true")
 _CLOCKED: weakref.WeakSet = weakref.WeakSet()   # browser contexts with Playwright's clock installed
 
 
@@ -214,6 +215,11 @@ class MobileEnv(HybridEnv):
 
     def _make_sandbox(self) -> Sandbox:
         return PhoneSandbox(*self.screen_size, browser="app", scale=2.0, touch=True, web_root=ASSETS / "phone")
+
+    def _after_actions(self, actions: list[A.Action]) -> None:
+        # an app that answered the touch with a backend request renders when it returns: wait for it
+        if actions and self.sandbox.browser.page is not None:
+            self.sandbox.browser.page.evaluate(_IDLE)
 
     def _system_action(self, act: A.Action) -> None:
         ph = self.sandbox.phone

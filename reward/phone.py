@@ -98,16 +98,25 @@ def _check_collection(name: str, d: RowDiff, want: Mapping[str, Any]) -> str | N
 
 @checker
 def collections_changed(before: Mapping[str, Rows], after: Mapping[str, Rows],
-                        expected: Mapping[str, Mapping[str, Any]] | None = None) -> CheckResult:
+                        expected: Mapping[str, Mapping[str, Any]] | None = None,
+                        ignore: Mapping[str, Sequence[str]] | None = None) -> CheckResult:
     """Exactly the expected changes were made, and nothing else, in every collection.
 
     `expected[collection]` = {"added": [partial rows, one per new row],
     "changed": {id: {field: new value}} (other fields must stay), "removed": [ids]};
     a collection not named must be unchanged. Values compare with `same_value`.
+    `ignore[collection]`: fields whose changes do not count (e.g. messages' "read", which
+    opening a conversation sets).
     """
-    expected = expected or {}
+    expected, ignore = expected or {}, ignore or {}
+
+    def strip(name: str, rows: Rows) -> list[dict]:
+        drop = set(ignore.get(name, ()))
+        return [{k: v for k, v in r.items() if k not in drop} for r in rows]
+
     for name in sorted(set(before) | set(after) | set(expected)):
-        why = _check_collection(name, row_diff(before.get(name, []), after.get(name, [])), expected.get(name, {}))
+        d = row_diff(strip(name, before.get(name, [])), strip(name, after.get(name, [])))
+        why = _check_collection(name, d, expected.get(name, {}))
         if why:
             return CheckResult.failed(why)
     what = ", ".join(f"{n}: {'/'.join(k for k in ('added', 'changed', 'removed') if e.get(k))}"

@@ -74,13 +74,27 @@
   let settingsId = null;
 
   // ---- backend --------------------------------------------------------------------------
+  let inflight = 0;
+  const idleWaiters = [];
+  function settleIdle() {   // a macrotask after the last request: the code awaiting it has rendered
+    if (inflight) return;
+    while (idleWaiters.length) idleWaiters.shift()(true);
+  }
+  /** resolves once no backend request is in flight (the env waits for it before it looks) */
+  const idle = () => inflight ? new Promise(r => idleWaiters.push(r)) : Promise.resolve(true);
   async function api(path, opts = {}) {
     const init = { method: opts.method || 'GET', headers: { 'Content-Type': 'application/json' } };
     if (opts.body !== undefined) init.body = JSON.stringify(opts.body);
-    const r = await fetch('/api/' + String(path).replace(/^\/+/, ''), init);
-    const data = await r.json().catch(() => null);
-    if (!r.ok) throw new Error((data && data.error) || `HTTP ${r.status} for /api/${path}`);
-    return data;
+    inflight++;
+    try {
+      const r = await fetch('/api/' + String(path).replace(/^\/+/, ''), init);
+      const data = await r.json().catch(() => null);
+      if (!r.ok) throw new Error((data && data.error) || `HTTP ${r.status} for /api/${path}`);
+      return data;
+    } finally {
+      inflight--;
+      setTimeout(settleIdle, 0);
+    }
   }
   async function list(collection) {
     try { const rows = await api(collection); return Array.isArray(rows) ? rows : []; } catch (e) { return []; }
@@ -252,7 +266,7 @@
       const scrim = document.createElement('div');
       scrim.className = 'scrim ' + cls;
       scrim.innerHTML = inner;
-      scrim.dismiss = (v = null) => { scrim.remove(); resolve(v); };
+      scrim.dismiss = (v = null) => { scrim.remove(); resolve(v); setTimeout(() => keyboardFor(document.activeElement), 0); };
       scrim.addEventListener('click', e => {
         if (e.target === scrim) return scrim.dismiss(null);
         const b = e.target.closest('[data-value]');
@@ -313,7 +327,7 @@
       const inp = scrim.querySelector('#' + id);
       inp.value = pad(((Number(inp.value) || 0) + Number(d) + Number(max)) % Number(max));
     }));
-    scrim.querySelectorAll('input').forEach(i => i.addEventListener('focus', () => i.select()));
+    scrim.querySelectorAll('input').forEach(i => { i.addEventListener('focus', () => i.select()); i.addEventListener('click', () => i.select()); });
     if ((await p) !== 'ok') return null;
     const hour = scrim.querySelector('#pick-hour').value.trim(), minute = scrim.querySelector('#pick-minute').value.trim();
     const H = Number(hour), M = Number(minute);
@@ -429,11 +443,12 @@
   }
 
   // ---- input: long press, status-bar swipe, navigation -----------------------------------
-  let press = null, swallowClickUntil = 0;
+  let press = null, swallowClick = false;
   document.addEventListener('pointerdown', e => {
     if (!e.isPrimary) return;
     const target = e.target;
     clearTimeout(press && press.timer);
+    swallowClick = false;   // a new gesture: only a long press's own click is swallowed
     press = { x: e.clientX, y: e.clientY, target, fromStatus: !!target.closest('#statusbar'), fromShade: !!target.closest('#shade') };
     press.timer = setTimeout(() => {
       press.fired = true;
@@ -450,17 +465,32 @@
   const endPress = () => {
     if (!press) return;
     clearTimeout(press.timer);
-    if (press.fired) swallowClickUntil = performance.now() + 400;
+    if (press.fired) swallowClick = true;
     press = null;
   };
   document.addEventListener('pointerup', endPress, true);
   document.addEventListener('pointercancel', endPress, true);
   document.addEventListener('click', e => {   // a long press is not also a tap
-    if (performance.now() < swallowClickUntil) { e.stopPropagation(); e.preventDefault(); swallowClickUntil = 0; }
+    if (swallowClick) { e.stopPropagation(); e.preventDefault(); swallowClick = false; }
   }, true);
   document.addEventListener('contextmenu', e => e.preventDefault());
-  document.addEventListener('focusin', e => keyboardFor(e.target));
-  document.addEventListener('focusout', () => setTimeout(() => keyboardFor(document.activeElement), 0));
+  // The keyboard hides when focus leaves a text field, but only after the tap that moved the
+  // focus has been delivered: hiding it earlier would move the content under the finger.
+  let tapping = false, tapTimer = null;
+  const refreshKeyboard = () => keyboardFor(document.activeElement);
+  document.addEventListener('pointerup', () => {
+    tapping = true;
+    clearTimeout(tapTimer);
+    tapTimer = setTimeout(() => { tapping = false; refreshKeyboard(); }, 400);
+  }, true);
+  window.addEventListener('click', () => {
+    if (!tapping) return;
+    tapping = false;
+    clearTimeout(tapTimer);
+    setTimeout(refreshKeyboard, 0);
+  });
+  document.addEventListener('focusin', e => { if (isTextField(e.target)) keyboardFor(e.target); });
+  document.addEventListener('focusout', () => { if (!tapping) setTimeout(refreshKeyboard, 0); });
 
   function wire() {
     $('nav-back').addEventListener('click', back);
@@ -507,7 +537,7 @@
   }
 
   window.phone = {
-    register, open, home, back, recents: showRecents, shade, notify: n => notify(n), settings, setStatus, toast,
+    register, open, home, back, idle, recents: showRecents, shade, notify: n => notify(n), settings, setStatus, toast,
     icon, esc, api, list, monthGrid, ICONS,
     /** what is on screen, for tests and oracles */
     state: () => ({

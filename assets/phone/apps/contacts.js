@@ -5,7 +5,7 @@ phone.register({
     const { esc, icon } = ctx;
     let rows = [], query = '';
 
-    const row = c => `<div class="row contact" id="contact-${c.id}" data-id="${c.id}">${ctx.avatar(c.name)}
+    const row = (c, prefix = 'contact') => `<div class="row contact" id="${prefix}-${c.id}" data-id="${c.id}">${ctx.avatar(c.name)}
       <div class="main"><div class="primary">${esc(c.name)}</div><div class="secondary">${esc(c.phone)}</div></div>
       ${c.favorite ? `<span class="icon-btn on">${icon('star')}</span>` : ''}</div>`;
 
@@ -13,7 +13,7 @@ phone.register({
       const q = query.trim().toLowerCase();
       const hits = rows.filter(c => !q || c.name.toLowerCase().includes(q) || String(c.phone).replace(/\s/g, '').includes(q.replace(/\s/g, '')));
       const favs = q ? [] : hits.filter(c => c.favorite);
-      let html = favs.length ? `<div class="section">Favorites</div><div class="list">${favs.map(row).join('')}</div>` : '';
+      let html = favs.length ? `<div class="section">Favorites</div><div class="list">${favs.map(c => row(c, 'fav')).join('')}</div>` : '';
       let letter = '';
       for (const c of hits) {
         const l = (c.name[0] || '#').toUpperCase();

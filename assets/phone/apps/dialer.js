@@ -81,6 +81,7 @@ phone.register({
       num.addEventListener('input', show);
       num.addEventListener('keydown', e => { if (e.key === 'Enter') call(num.value); });
       body.querySelectorAll('[data-digit]').forEach(b => b.addEventListener('click', () => { num.value += b.dataset.digit; show(); }));
+      body.querySelector('#dial-0').addEventListener('longpress', () => { num.value += '+'; show(); });   // a held 0 is "+"
       body.querySelector('#dial-del').addEventListener('click', () => { num.value = num.value.slice(0, -1); show(); });
       body.querySelector('#dial-call').addEventListener('click', () => call(num.value));
       show();
