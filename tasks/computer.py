@@ -845,3 +845,171 @@ class EditorAppendSection(_HomeTask):
         yield _type(f"\n{params['heading']}\n{params['item']}\n")
         yield from _save_and_wait(sb, params["path"], old)
         yield {"action_type": "finished", "content": ""}
+
+
+# ---------------------------------------------------------------------------------------------
+# App settings, checked in the app's own config file
+# ---------------------------------------------------------------------------------------------
+#: Mousepad keeps its preferences in GSettings; the desktop stores them in this keyfile
+GSETTINGS_KEYFILE = ".config/glib-2.0/settings/keyfile"
+
+
+def _config_value(sb, path: str, section: str, key: str) -> str | None:
+    from hybridgym.reward.files import config_value
+    target = sb.workspace.root / path
+    return config_value(target.read_bytes() if target.exists() else None, section, key)
+
+
+def _menu(sb, top: tuple[int, int], item: tuple[int, int], wm_class: str) -> Iterator[dict]:
+    """Open a menu of the menu bar and choose an item (positions of a window whose place the openbox rules fix)."""
+    popups = lambda: [w for w in sb.windows() if wm_class in w["wm_class"] and w["geometry"]
+                      and w["geometry"][1] > top[1] and w["geometry"][0] <= item[0]]
+    for _ in range(3):
+        yield _click(*top)
+        yield from _until(lambda: bool(popups()), tries=8, seconds=0.1)
+        if popups():
+            break
+    yield from _point_and_click(*item)
+
+
+class _SettingsTask(Task):
+    """Change one setting of an app; the checker reads the app's config file and confirms no user file changed."""
+
+    suite = "computer"
+    max_steps = 12
+
+    def read_state(self, sb, params: dict) -> dict:
+        return _snapshot_state(sb)
+
+    def check(self, state: dict, params: dict, answer: str | None, baseline: dict) -> CheckResult:
+        return all_of(config_is(state["files"], params["config"], params["section"], params["key"], params["value"]),
+                      expected_tree(baseline["files"], state["files"], {}))
+
+
+_EDITOR_VIEW = {   # name in the instruction -> (menu, item, keyfile section, key)
+    "line numbers": ((163, 34), (213, 110), "org/xfce/mousepad/preferences/view", "show-line-numbers"),
+    "the toolbar": ((163, 34), (192, 161), "org/xfce/mousepad/preferences/window", "toolbar-visible"),
+    "the status bar": ((163, 34), (200, 186), "org/xfce/mousepad/preferences/window", "statusbar-visible"),
+}
+_EDITOR_DOCUMENT = {
+    "word wrap": ((229, 34), (252, 59), "org/xfce/mousepad/preferences/view", "word-wrap"),
+    "automatic indentation": ((229, 34), (254, 84), "org/xfce/mousepad/preferences/view", "auto-indent"),
+}
+
+
+class _EditorSetting(_SettingsTask):
+    OPTIONS: dict = {}
+
+    def sample(self, rng: np.random.Generator) -> dict:
+        name = str(rng.choice(sorted(self.OPTIONS)))
+        _, _, section, key = self.OPTIONS[name]
+        doc = f"Documents/{rng.choice(_WORDS)}-{int(rng.integers(10, 99))}.txt"
+        return {"home": {**_home(rng), doc: "\n".join(rng.choice(_SENTENCES, size=4)) + "\n"}, "doc": doc,
+                "option": name, "config": GSETTINGS_KEYFILE, "section": section, "key": key, "value": "true"}
+
+    def instruction(self, params: dict) -> str:
+        return f"Turn on {params['option']} in the text editor (it should stay on for every document)."
+
+    def setup(self, sb, params: dict) -> None:
+        _place(sb, params["home"])
+        sb.open_app("editor", params["doc"])
+
+    def oracle(self, sb, params: dict) -> Iterator[dict]:
+        top, item, section, key = self.OPTIONS[params["option"]]
+        yield from _menu(sb, top, item, "mousepad")
+        yield from _until(lambda: _config_value(sb, GSETTINGS_KEYFILE, section, key) == "true")
+        yield {"action_type": "finished", "content": ""}
+
+
+@register_task
+class SettingsEditorView(_EditorSetting):
+    """Show line numbers, the toolbar or the status bar in Mousepad (View menu).
+
+    Checked in Mousepad's GSettings, stored in ~/.config/glib-2.0/settings/keyfile
+    (`[org/xfce/mousepad/preferences/view] show-line-numbers=true`, ...).
+    """
+
+    id = "computer.settings-editor-view-v0"
+    OPTIONS = _EDITOR_VIEW
+
+
+@register_task
+class SettingsEditorDocument(_EditorSetting):
+    """Turn on word wrap or automatic indentation in Mousepad (Document menu).
+
+    Checked in ~/.config/glib-2.0/settings/keyfile
+    (`[org/xfce/mousepad/preferences/view] word-wrap=true` or `auto-indent=true`).
+    """
+
+    id = "computer.settings-editor-document-v0"
+    OPTIONS = _EDITOR_DOCUMENT
+
+
+@register_task
+class SettingsCalculatorMode(_SettingsTask):
+    """Switch Galculator to scientific or paper mode and quit it, so it saves the setting.
+
+    Galculator writes ~/.config/galculator/galculator.conf when it quits; the checker
+    wants `[general] mode=1` (scientific) or `mode=2` (paper).
+    """
+
+    id = "computer.settings-calculator-mode-v0"
+    max_steps = 16
+    _MODES = {"scientific": ("1", (550, 185)), "paper": ("2", (539, 210))}
+
+    def sample(self, rng: np.random.Generator) -> dict:
+        mode = str(rng.choice(sorted(self._MODES)))
+        return {"home": _home(rng), "mode": mode, "config": ".config/galculator/galculator.conf",
+                "section": "general", "key": "mode", "value": self._MODES[mode][0]}
+
+    def instruction(self, params: dict) -> str:
+        return (f"Switch the calculator to {params['mode']} mode, then quit the calculator (File > Quit) so that it "
+                "remembers the mode.")
+
+    def setup(self, sb, params: dict) -> None:
+        _place(sb, params["home"])
+        sb.open_app("calculator")
+
+    def oracle(self, sb, params: dict) -> Iterator[dict]:
+        x, y, w, h = sb.window_geometry(sb.wait_for_window("galculator"))
+        yield from _menu(sb, (x + 103, y + 12), self._MODES[params["mode"]][1], "galculator")
+        yield from _until(lambda: sb.window_geometry(sb.wait_for_window("galculator"))[2] != w, tries=10)
+        x, y, w, h = sb.window_geometry(sb.wait_for_window("galculator"))
+        yield from _menu(sb, (x + 18, y + 12), (x + 38, y + 37), "galculator")   # File > Quit
+        yield from _until(lambda: _config_value(sb, params["config"], "general", "mode") is not None)
+        yield {"action_type": "finished", "content": ""}
+
+
+@register_task
+class SettingsFilesHidden(_SettingsTask):
+    """Make PCManFM show hidden files (View > Show Hidden, or ctrl+H).
+
+    PCManFM saves it at once in ~/.config/pcmanfm/default/pcmanfm.conf; the checker
+    wants `[ui] show_hidden=1`, and no user file changed.
+    """
+
+    id = "computer.settings-files-hidden-v0"
+    max_steps = 8
+
+    def sample(self, rng: np.random.Generator) -> dict:
+        home = _home(rng)
+        folder = str(rng.choice(["Documents", "Pictures", "Downloads"]))
+        home[f"{folder}/.{rng.choice(_WORDS)}-cache"] = "hidden\n"
+        return {"home": home, "folder": folder, "config": ".config/pcmanfm/default/pcmanfm.conf",
+                "section": "ui", "key": "show_hidden", "value": "1"}
+
+    def instruction(self, params: dict) -> str:
+        return (f"The file manager is open on {params['folder']}. Change its settings so that it shows hidden files "
+                "(names starting with a dot) in every folder.")
+
+    def setup(self, sb, params: dict) -> None:
+        _place(sb, params["home"])
+        sb.open_app("files", params["folder"])
+
+    def oracle(self, sb, params: dict) -> Iterator[dict]:
+        for _ in range(3):
+            yield _keys("ctrl", "h")
+            yield from _until(lambda: _config_value(sb, params["config"], "ui", "show_hidden") == "1", tries=8)
+            if _config_value(sb, params["config"], "ui", "show_hidden") == "1":
+                break
+        yield {"action_type": "finished", "content": ""}
