@@ -4,6 +4,9 @@ from __future__ import annotations
 
 from hybridgym.assets import ASSETS
 
+from hybridgym.reward.files import CALL_USER_ANSWER
+
+from .actions.model import CallUser
 from .core import HybridEnv
 from .sandbox import Sandbox
 
@@ -53,6 +56,24 @@ class ComputerEnv(HybridEnv):
     suite = "computer"
     screen_size = (1280, 800)
     platform = "computer"
+
+    def __init__(self, *args, **kwargs):
+        super().__init__(*args, **kwargs)
+        # note a call_user() in the step's actions: an infeasible task's checker must tell it
+        # from an empty finished(), and both carry the answer ""
+        self._called_user = False
+        parse = self.codec.parse
+
+        def parse_noting_call_user(action):
+            actions = parse(action)
+            self._called_user = any(isinstance(a, CallUser) for a in actions)
+            return actions
+        self.codec.parse = parse_noting_call_user
+
+    def _evaluate(self, answer: str | None):
+        if self._called_user and not (answer or "").strip():
+            answer = CALL_USER_ANSWER
+        return super()._evaluate(answer)
 
     def _make_sandbox(self) -> Sandbox:
         # a local web server too: tasks serve files for the desktop's browser from it

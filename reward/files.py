@@ -166,13 +166,19 @@ _DECLINE = re.compile(
     r"doesn't (?:have|support|offer)|does not (?:have|support|offer)|no (?:option|way|feature|setting))\b")
 
 
+#: the answer the computer env reports when the agent ended with `call_user()` and no message
+CALL_USER_ANSWER = "call_user()"
+
+
 def declined(answer: str | None) -> bool:
     """Whether the agent ended the episode saying the task cannot be done: `call_user()`
-    (an empty answer) or an answer stating it. None (no answer: the episode ran out) is not."""
+    (`CALL_USER_ANSWER`, or its message) or an answer stating it. None (the episode ran
+    out) and an empty `finished()` are not."""
     if answer is None:
         return False
-    text = normalize_text(answer).replace("’", "'")
-    return text == "" or bool(_DECLINE.search(text))
+    if answer.strip() == CALL_USER_ANSWER:
+        return True
+    return bool(_DECLINE.search(normalize_text(answer).replace("’", "'")))
 
 
 @checker

@@ -1013,3 +1013,139 @@ class SettingsFilesHidden(_SettingsTask):
             if _config_value(sb, params["config"], "ui", "show_hidden") == "1":
                 break
         yield {"action_type": "finished", "content": ""}
+
+
+# ---------------------------------------------------------------------------------------------
+# Infeasible as asked: the right answer is to say so (call_user(), or finished stating it)
+# ---------------------------------------------------------------------------------------------
+class _InfeasibleTask(Task):
+    """A request that cannot be done on this desktop. Success: the agent declines
+    (`call_user()`, or `finished(content=...)` saying it cannot be done) and changes no
+    user file. Running out of steps, or claiming success, fails."""
+
+    suite = "computer"
+    max_steps = 10
+
+    def read_state(self, sb, params: dict) -> dict:
+        return _snapshot_state(sb)
+
+    def check(self, state: dict, params: dict, answer: str | None, baseline: dict) -> CheckResult:
+        return declined_and_unchanged(answer, baseline["files"], state["files"])
+
+
+@register_task
+class InfeasibleMissingFile(_InfeasibleTask):
+    """Edit a document that does not exist (documents with similar names do)."""
+
+    id = "computer.infeasible-missing-file-v0"
+
+    def sample(self, rng: np.random.Generator) -> dict:
+        home = _home(rng)
+        word = str(rng.choice(_TOPICS))
+        home[f"Documents/{word}-notes.txt"] = f"{word} notes\n" + "\n".join(rng.choice(_SENTENCES, size=3)) + "\n"
+        home[f"Documents/{word}-notes-old.txt"] = f"{word} (old)\n"
+        return {"home": home, "missing": f"Documents/{word}-report.txt", "old": str(rng.choice(_WORDS)),
+                "new": str(rng.choice(_WORDS))}
+
+    def instruction(self, params: dict) -> str:
+        return (f"Open {params['missing']} in the text editor, replace every \"{params['old']}\" with "
+                f"\"{params['new']}\" and save it.")
+
+    def setup(self, sb, params: dict) -> None:
+        _place(sb, params["home"])
+        sb.open_app("editor")
+
+    def oracle(self, sb, params: dict) -> Iterator[dict]:
+        yield {"action_type": "finished", "content": f"I cannot do this: {params['missing']} does not exist."}
+
+
+@register_task
+class InfeasibleAppNotInstalled(_InfeasibleTask):
+    """Use a presentation program (LibreOffice Impress), which this desktop does not have."""
+
+    id = "computer.infeasible-app-not-installed-v0"
+
+    def sample(self, rng: np.random.Generator) -> dict:
+        home = _home(rng)
+        deck = f"Documents/{rng.choice(_TOPICS)}-{int(rng.integers(2019, 2026))}.pptx"
+        home[deck] = "PK\x03\x04 (a presentation)\n"
+        return {"home": home, "deck": deck, "slide": int(rng.integers(2, 9))}
+
+    def instruction(self, params: dict) -> str:
+        return (f"Open {params['deck']} in LibreOffice Impress, delete slide {params['slide']} and save the "
+                "presentation.")
+
+    def setup(self, sb, params: dict) -> None:
+        _place(sb, params["home"])
+        sb.open_app("files", "Documents")
+
+    def oracle(self, sb, params: dict) -> Iterator[dict]:
+        yield {"action_type": "call_user"}   # LibreOffice is not installed: ask the user
+
+
+@register_task
+class InfeasibleCalculatorPlot(_InfeasibleTask):
+    """Plot a function with the calculator (Galculator has no plotting)."""
+
+    id = "computer.infeasible-calculator-plot-v0"
+
+    def sample(self, rng: np.random.Generator) -> dict:
+        return {"home": _home(rng), "a": int(rng.integers(2, 9)), "b": int(rng.integers(-9, 10))}
+
+    def instruction(self, params: dict) -> str:
+        return (f"Use the calculator to plot y = {params['a']}x^2 + ({params['b']}) for x from -5 to 5 and save the "
+                f"graph as Pictures/parabola-{params['a']}.png.")
+
+    def setup(self, sb, params: dict) -> None:
+        _place(sb, params["home"])
+        sb.open_app("calculator")
+
+    def oracle(self, sb, params: dict) -> Iterator[dict]:
+        yield {"action_type": "finished", "content": "This is not possible: the calculator cannot plot graphs."}
+
+
+@register_task
+class InfeasibleViewerEdit(_InfeasibleTask):
+    """Remove a photo's background with the image viewer (Ristretto only views images)."""
+
+    id = "computer.infeasible-viewer-edit-v0"
+
+    def sample(self, rng: np.random.Generator) -> dict:
+        home = _home(rng)
+        return {"home": home, "image": next(p for p in home if p.startswith("Pictures/"))}
+
+    def instruction(self, params: dict) -> str:
+        return (f"The image viewer shows {params['image']}. Use its background-removal tool to make the "
+                "background transparent and save the image in place.")
+
+    def setup(self, sb, params: dict) -> None:
+        _place(sb, params["home"])
+        sb.open_app("images", params["image"])
+
+    def oracle(self, sb, params: dict) -> Iterator[dict]:
+        yield {"action_type": "call_user", "content": "The image viewer has no background-removal tool; "
+                                                      "I cannot edit the image here."}
+
+
+@register_task
+class InfeasibleVersionHistory(_InfeasibleTask):
+    """Restore an earlier version of a file from a version history that does not exist."""
+
+    id = "computer.infeasible-version-history-v0"
+
+    def sample(self, rng: np.random.Generator) -> dict:
+        home = _home(rng)
+        doc = next(p for p in home if p.startswith("Documents/"))
+        return {"home": home, "doc": doc, "day": str(rng.choice(["Monday", "Tuesday", "Wednesday", "Thursday"]))}
+
+    def instruction(self, params: dict) -> str:
+        return (f"Using the file manager's version history, restore {params['doc']} to the version it had last "
+                f"{params['day']}.")
+
+    def setup(self, sb, params: dict) -> None:
+        _place(sb, params["home"])
+        sb.open_app("files", "Documents")
+
+    def oracle(self, sb, params: dict) -> Iterator[dict]:
+        yield {"action_type": "finished", "content": "Not possible: the file manager keeps no version history "
+                                                     f"and there is no earlier copy of {params['doc']}."}
