@@ -1149,3 +1149,262 @@ class InfeasibleVersionHistory(_InfeasibleTask):
     def oracle(self, sb, params: dict) -> Iterator[dict]:
         yield {"action_type": "finished", "content": "Not possible: the file manager keeps no version history "
                                                      f"and there is no earlier copy of {params['doc']}."}
+
+
+# ---------------------------------------------------------------------------------------------
+# Hybrid: the SDK (terminal, read_file, write_file) is the sensible path for part of the work
+# ---------------------------------------------------------------------------------------------
+def _sdk(command: str) -> dict:
+    return {"action_type": "terminal", "command": command}
+
+
+def _save_new_file(sb, name: str) -> Iterator[dict]:
+    """In Mousepad: ctrl+S on a new document, type the name into the Save As dialog, confirm, wait for the file."""
+    yield _keys("ctrl", "s")
+    sb.wait_ready("mousepad", "Save As", timeout=5)
+    yield _type(name)   # the name field has focus; a path relative to the dialog's folder (the home)
+    # GTK enables the Save button a moment after the name changes
+    yield {"action_type": "wait", "seconds": 0.5}
+    for _ in range(3):
+        yield _keys("enter")
+        yield from _until(_exists(sb, name), tries=8)
+        if _exists(sb, name)():
+            return
+
+
+@register_task
+class HybridFixConfigPort(_HomeTask):
+    """Find which of ~40 service configs sets a given port (grep through the SDK), then fix
+    that line in the text editor.
+
+    The checker wants only that line changed (`port = <new>`) and every other file intact.
+    """
+
+    id = "computer.hybrid-fix-config-port-v0"
+    max_steps = 24
+    sdk = True
+
+    def sample(self, rng: np.random.Generator) -> dict:
+        home = _home(rng)
+        ports = rng.choice(np.arange(2000, 9999), size=40, replace=False)
+        names = [f"{a}-{b}" for a, b in zip(rng.choice(_WORDS, 40), rng.choice(_TOPICS, 40))]
+        for i, (name, port) in enumerate(zip(names, ports)):
+            home[f"services/{name}-{i:02d}/service.conf"] = (f"name = {name}\nhost = 10.0.{i}.{int(rng.integers(2, 250))}\n"
+                                                           f"port = {port}\nworkers = {int(rng.integers(1, 9))}\n")
+        target = int(rng.integers(40))
+        return {"home": home, "path": f"services/{names[target]}-{target:02d}/service.conf",
+                "old": int(ports[target]), "new": int(rng.integers(10000, 20000))}
+
+    def instruction(self, params: dict) -> str:
+        return (f"One of the service.conf files under services/ in your home folder has the line \"port = "
+                f"{params['old']}\". Change that port to {params['new']} and save the file; change nothing else.")
+
+    def setup(self, sb, params: dict) -> None:
+        _place(sb, params["home"])
+        sb.open_app("editor")
+
+    def changes(self, params: dict, before: dict[str, bytes]) -> dict:
+        return {params["path"]: before[params["path"]].replace(f"port = {params['old']}\n".encode(),
+                                                                f"port = {params['new']}\n".encode())}
+
+    def oracle(self, sb, params: dict) -> Iterator[dict]:
+        obs = yield _sdk(f"grep -rn '^port = {params['old']}$' services")
+        path, line = obs["sdk_output"].strip().splitlines()[0].split(":")[:2]
+        old = (sb.workspace.root / path).read_bytes()
+        yield _keys("ctrl", "o")
+        sb.wait_ready("mousepad", "Open File", timeout=5)
+        yield _type(str(sb.workspace.root / path))   # typing a path opens the dialog's location field
+        yield {"action_type": "wait", "seconds": 0.3}
+        yield _keys("enter")
+        yield from _until(lambda: any(path in w["title"] for w in sb.windows()), tries=15)
+        yield _keys("ctrl", "l")
+        sb.wait_ready("mousepad", "Go To", timeout=5)
+        yield _keys("ctrl", "a")
+        yield _type(f"{line}\n")
+        yield from _until(lambda: not any(w["title"] == "Go To" for w in sb.windows()), tries=10, seconds=0.1)
+        yield _keys("home")
+        yield _keys("shift", "end")
+        yield _type(f"port = {params['new']}")
+        yield from _save_and_wait(sb, path, old)
+        yield {"action_type": "finished", "content": ""}
+
+
+@register_task
+class HybridCountErrors(_HomeTask):
+    """Count the log lines with a given error code across ~25 log files (grep through the SDK) and answer.
+
+    The agent answers `finished(content="<count>")`; the checker compares the number
+    and confirms no file changed.
+    """
+
+    id = "computer.hybrid-count-errors-v0"
+    max_steps = 8
+    sdk = True
+
+    def sample(self, rng: np.random.Generator) -> dict:
+        home = _home(rng)
+        codes = [f"E{c}" for c in rng.choice(np.arange(100, 999), size=6, replace=False)]
+        code, count = codes[0], 0
+        for d in range(25):
+            lines = []
+            for _ in range(int(rng.integers(10, 40))):
+                level = rng.choice(["INFO", "INFO", "WARN", "ERROR"])
+                c = str(rng.choice(codes)) if level == "ERROR" else ""
+                count += int(c == code)
+                lines.append(f"2025-03-{d + 1:02d} {int(rng.integers(24)):02d}:{int(rng.integers(60)):02d} {level} "
+                             f"{c} {rng.choice(_ITEMS)} {rng.choice(['saved', 'timeout', 'retry', 'done'])}".replace("  ", " "))
+            home[f"logs/app-2025-03-{d + 1:02d}.log"] = "\n".join(lines) + "\n"
+        return {"home": home, "code": code, "truth": str(count)}
+
+    def instruction(self, params: dict) -> str:
+        return (f"How many ERROR lines with the code {params['code']} are there in all the .log files under logs/ "
+                f"in your home folder? Answer with the number only, e.g. finished(content='42').")
+
+    def setup(self, sb, params: dict) -> None:
+        _place(sb, params["home"])
+        sb.open_app("terminal")
+
+    def changes(self, params: dict, before: dict[str, bytes]) -> dict:
+        return {}
+
+    def check(self, state: dict, params: dict, answer: str | None, baseline: dict) -> CheckResult:
+        return all_of(answer_matches(answer, params["truth"], numeric=True), super().check(state, params, answer, baseline))
+
+    def oracle(self, sb, params: dict) -> Iterator[dict]:
+        obs = yield _sdk(f"cat logs/*.log | grep -c ' ERROR {params['code']} '")
+        m = re.search(r"^(\d+)\s*$", obs["sdk_output"], re.M)
+        yield {"action_type": "finished", "content": m.group(1) if m else "?"}
+
+
+@register_task
+class HybridDedupePictures(_HomeTask):
+    """Delete the duplicate pictures in Pictures/ (same bytes, other names), keeping of each set
+    the name that sorts first. Checksums through the SDK are the sensible path.
+
+    The checker wants exactly the later-named copies gone and everything else intact.
+    """
+
+    id = "computer.hybrid-dedupe-pictures-v0"
+    max_steps = 8
+    sdk = True
+
+    def sample(self, rng: np.random.Generator) -> dict:
+        home = {p: c for p, c in _home(rng).items() if not p.startswith("Pictures/")}
+        names = [f"IMG_{n}.png" for n in rng.choice(np.arange(1000, 9999), size=14, replace=False)]
+        originals = {n: _image(rng) for n in names[:10]}
+        copies = {n: originals[str(rng.choice(names[:10]))] for n in names[10:]}
+        home.update({f"Pictures/{n}": c for n, c in {**originals, **copies}.items()})
+        return {"home": home}
+
+    def instruction(self, params: dict) -> str:
+        return ("Some pictures in the Pictures folder of your home folder are exact duplicates of others under a "
+                "different name. Delete the duplicates: of each group of identical files keep only the one whose "
+                "name sorts first alphabetically.")
+
+    def setup(self, sb, params: dict) -> None:
+        _place(sb, params["home"])
+        sb.open_app("files", "Pictures")
+
+    def changes(self, params: dict, before: dict[str, bytes]) -> dict:
+        seen, out = set(), {}
+        for p in sorted(p for p in before if p.startswith("Pictures/")):
+            if before[p] in seen:
+                out[p] = None
+            seen.add(before[p])
+        return out
+
+    def oracle(self, sb, params: dict) -> Iterator[dict]:
+        obs = yield _sdk("cd Pictures && md5sum * | sort -k1,1 -k2,2")
+        seen, extra = set(), []
+        for line in obs["sdk_output"].splitlines():
+            parts = line.split()
+            if len(parts) == 2 and parts[1].endswith(".png"):
+                if parts[0] in seen:
+                    extra.append(parts[1])
+                seen.add(parts[0])
+        yield _sdk("cd Pictures && rm -- " + " ".join(extra))
+        yield {"action_type": "finished", "content": ""}
+
+
+@register_task
+class HybridCsvTotal(_HomeTask):
+    """Sum a column of a CSV for one region (awk through the SDK), then write the total into a
+    new file with the text editor.
+
+    The checker wants the new file holding the total with two decimals, and nothing else changed.
+    """
+
+    id = "computer.hybrid-csv-total-v0"
+    max_steps = 16
+    sdk = True
+
+    def sample(self, rng: np.random.Generator) -> dict:
+        home = _home(rng)
+        regions = [str(r) for r in rng.choice(_CITIES, size=4, replace=False)]
+        rows, total = [], 0.0
+        for i in range(int(rng.integers(60, 120))):
+            region, amount = str(rng.choice(regions)), round(float(rng.uniform(10, 900)), 2)
+            total += amount if region == regions[0] else 0.0
+            rows.append(f"{i + 1},2025-{int(rng.integers(1, 13)):02d}-{int(rng.integers(1, 29)):02d},{region},{amount:.2f}")
+        csv = f"Downloads/sales-{int(rng.integers(2019, 2026))}.csv"
+        home[csv] = "id,date,region,amount\n" + "\n".join(rows) + "\n"
+        return {"home": home, "csv": csv, "region": regions[0], "total": f"{total:.2f}",
+                "out": f"Documents/total-{regions[0].lower()}.txt"}
+
+    def instruction(self, params: dict) -> str:
+        return (f"Add up the amount column of {params['csv']} for the rows whose region is {params['region']}. Then, "
+                f"with the text editor, save the total with two decimals (e.g. 1234.50) as the only content of "
+                f"{params['out']}.")
+
+    def setup(self, sb, params: dict) -> None:
+        _place(sb, params["home"])
+        sb.open_app("editor")
+
+    def changes(self, params: dict, before: dict[str, bytes]) -> dict:
+        return {params["out"]: params["total"].encode()}
+
+    def oracle(self, sb, params: dict) -> Iterator[dict]:
+        obs = yield _sdk(f"awk -F, '$3 == \"{params['region']}\" {{ s += $4 }} END {{ printf \"%.2f\\n\", s }}' {params['csv']}")
+        total = obs["sdk_output"].strip().splitlines()[0]
+        yield _click(sb.width // 2, sb.height // 2)
+        yield _type(total)
+        yield from _save_new_file(sb, params["out"])
+        yield {"action_type": "finished", "content": ""}
+
+
+@register_task
+class HybridBatchRename(_HomeTask):
+    """Rename 10-20 camera pictures IMG_<n>.png to <trip>-001.png, <trip>-002.png, ... in the order of <n>
+    (a shell loop through the SDK is the sensible path); the file manager is open on the folder.
+
+    The checker wants each picture under its new name with its bytes, and nothing else changed.
+    """
+
+    id = "computer.hybrid-batch-rename-v0"
+    max_steps = 8
+    sdk = True
+
+    def sample(self, rng: np.random.Generator) -> dict:
+        home = _home(rng)
+        nums = sorted(int(n) for n in rng.choice(np.arange(1000, 9999), size=int(rng.integers(10, 21)), replace=False))
+        for n in nums:
+            home[f"Camera/IMG_{n}.png"] = _image(rng)
+        return {"home": home, "trip": f"{rng.choice(_CITIES).lower()}-{int(rng.integers(2019, 2026))}", "nums": nums}
+
+    def instruction(self, params: dict) -> str:
+        return (f"Rename the pictures in the Camera folder of your home folder from IMG_<number>.png to "
+                f"{params['trip']}-001.png, {params['trip']}-002.png, ... numbered in the order of their original "
+                "numbers (smallest first).")
+
+    def setup(self, sb, params: dict) -> None:
+        _place(sb, params["home"])
+        sb.open_app("files", "Camera")
+
+    def changes(self, params: dict, before: dict[str, bytes]) -> dict:
+        return _moved(before, {f"Camera/IMG_{n}.png": f"Camera/{params['trip']}-{i + 1:03d}.png"
+                               for i, n in enumerate(params["nums"])})
+
+    def oracle(self, sb, params: dict) -> Iterator[dict]:
+        yield _sdk(f"cd Camera && i=0; for f in $(ls IMG_*.png | sort -t_ -k2 -n); do i=$((i+1)); "
+                   f"mv -- \"$f\" \"$(printf '{params['trip']}-%03d.png' $i)\"; done; ls")
+        yield {"action_type": "finished", "content": ""}
