@@ -35,8 +35,12 @@ def wait_idle(sb, js: str | None = None) -> None:
 def click(sb, selector: str) -> dict:
     """A click on the centre of the first visible element matching `selector`."""
     wait_idle(sb)
-    sb.browser.page.wait_for_selector(selector, state="visible", timeout=8000)
-    x, y = sb.browser.screen_point(selector)
+    el = sb.browser.page.wait_for_selector(selector, state="visible", timeout=8000)
+    box = el.bounding_box()
+    inner = sb.browser.page.evaluate("[innerWidth, innerHeight]")
+    if box["y"] < 0 or box["y"] + box["height"] / 2 > inner[1] or box["x"] + box["width"] / 2 > inner[0]:
+        raise RuntimeError(f"oracle: {selector!r} is outside the visible page {box}; it would need a scroll action")
+    x, y = sb.browser.to_screen(box["x"] + box["width"] / 2, box["y"] + box["height"] / 2)
     return {"action_type": "click", "x": x, "y": y}
 
 

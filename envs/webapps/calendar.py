@@ -22,11 +22,11 @@ from __future__ import annotations
 
 import copy
 import datetime as dt
+import functools
+import random
 import threading
 import weakref
 from typing import TYPE_CHECKING
-
-import numpy as np
 
 from hybridgym.sandbox.webserver import Request, Response
 
@@ -70,28 +70,41 @@ def overlaps(a: dict, b: dict) -> bool:
 
 def generate(seed: int) -> dict:
     """One episode's calendar: today, my events (no two overlap), others' room bookings, rooms, people."""
-    rng = np.random.default_rng(seed)
-    today = dt.date(2026, 1, 5) + dt.timedelta(days=int(rng.integers(0, 330)))
+    return copy.deepcopy(_generate(seed))
+
+
+@functools.lru_cache(maxsize=8)   # a task's sample and setup draw the same seed
+def _generate(seed: int) -> dict:
+    rng = random.Random(seed)   # fast and stable for a given seed
+    today = dt.date(2026, 1, 5) + dt.timedelta(days=rng.randrange(330))
     events: list[dict] = []
+    by_key: dict[tuple, list[dict]] = {}   # (date, owner "me" or a room id) -> bookings
     next_id = 1
 
-    def free(ev: dict, pool: list[dict]) -> bool:
-        return not any(overlaps(ev, o) for o in pool)
+    def free(ev: dict, key: tuple) -> bool:
+        return not any(overlaps(ev, o) for o in by_key.get(key, ()))
+
+    def add(ev: dict) -> None:
+        events.append(ev)
+        if ev["owner"] == ME:
+            by_key.setdefault((ev["date"], ME), []).append(ev)
+        if ev["room"]:
+            by_key.setdefault((ev["date"], ev["room"]), []).append(ev)
 
     for offset in range(-35, 100):
         day = today + dt.timedelta(days=offset)
-        n = int(rng.choice([0, 1, 1, 2, 2, 3])) if day.weekday() < 5 else int(rng.random() < 0.25)
+        n = rng.choice([0, 1, 1, 2, 2, 3]) if day.weekday() < 5 else int(rng.random() < 0.25)
         for _ in range(n):
-            start = int(rng.integers(16, 36)) * 30        # 08:00 .. 17:30
-            dur = int(rng.choice([30, 30, 60, 60, 60, 90, 120]))
-            room = str(rng.choice([r[0] for r in ROOMS])) if rng.random() < 0.45 else None
-            ev = {"id": next_id, "title": str(rng.choice(TITLES)), "date": day.isoformat(),
+            start = rng.randrange(16, 36) * 30        # 08:00 .. 17:30
+            dur = rng.choice([30, 30, 60, 60, 60, 90, 120])
+            room = rng.choice(ROOMS)[0] if rng.random() < 0.45 else None
+            ev = {"id": next_id, "title": rng.choice(TITLES), "date": day.isoformat(),
                   "start": hhmm(start), "end": hhmm(min(start + dur, 19 * 60)), "room": room,
-                  "location": next(r[1] for r in ROOMS if r[0] == room) if room else str(rng.choice(PLACES)),
-                  "attendees": sorted(str(p) for p in rng.choice(PEOPLE, size=int(rng.integers(0, 5)), replace=False)),
+                  "location": next(r[1] for r in ROOMS if r[0] == room) if room else rng.choice(PLACES),
+                  "attendees": sorted(rng.sample(PEOPLE, rng.randrange(5))),
                   "owner": ME, "notes": ""}
-            if free(ev, events):
-                events.append(ev)
+            if free(ev, (ev["date"], ME)) and (not room or free(ev, (ev["date"], room))):
+                add(ev)
                 next_id += 1
     # other people's room bookings: they block rooms but are not in my calendar
     for offset in range(-7, 60):
@@ -99,13 +112,13 @@ def generate(seed: int) -> dict:
         if day.weekday() >= 5:
             continue
         for rid, name, *_ in ROOMS:
-            for _ in range(int(rng.integers(1, 5))):
-                start = int(rng.integers(16, 35)) * 30
+            for _ in range(rng.randrange(1, 5)):
+                start = rng.randrange(16, 35) * 30
                 ev = {"id": next_id, "title": "Busy", "date": day.isoformat(), "start": hhmm(start),
-                      "end": hhmm(start + int(rng.choice([30, 60, 60, 90]))), "room": rid, "location": name,
-                      "attendees": [], "owner": str(rng.choice(PEOPLE)), "notes": ""}
-                if free(ev, [e for e in events if e["room"] == rid]):
-                    events.append(ev)
+                      "end": hhmm(start + rng.choice([30, 60, 60, 90])), "room": rid, "location": name,
+                      "attendees": [], "owner": rng.choice(PEOPLE), "notes": ""}
+                if free(ev, (ev["date"], rid)):
+                    add(ev)
                     next_id += 1
     rooms = [{"id": r[0], "name": r[1], "capacity": r[2], "floor": r[3], "equipment": r[4]} for r in ROOMS]
     return {"today": today.isoformat(), "events": events, "rooms": rooms, "people": list(PEOPLE)}

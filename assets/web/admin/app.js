@@ -237,7 +237,7 @@ function fieldHtml([key, label, kind, extra], val) {
   if (kind === "select") input = `<select id="s-${key}">${opts(extra(), val)}</select>`;
   else if (kind === "radio") input = `<div class="radios" id="s-${key}">${extra().map(([v, l]) => `<label><input type="radio" name="${key}" value="${esc(v)}" ${v === val ? "checked" : ""}> ${esc(l)}</label>`).join("")}</div>`;
   else if (kind === "toggle") input = `<label class="switch"><input type="checkbox" id="s-${key}" ${val ? "checked" : ""}><span class="track"></span><span>${esc(extra)}</span></label>`;
-  else if (kind === "textarea") input = `<textarea id="s-${key}" rows="3">${esc(val)}</textarea>${hint}`;
+  else if (kind === "textarea") input = `<textarea id="s-${key}" rows="2">${esc(val)}</textarea>${hint}`;
   else input = `<input type="${kind === "number" ? "number" : "text"}" id="s-${key}" value="${esc(val)}">${hint}`;
   return `<div class="row" id="row-${key}"><${kind === "radio" || kind === "toggle" ? "span class=\"lbl\"" : `label for="s-${key}"`}>${esc(label)}</${kind === "radio" || kind === "toggle" ? "span" : "label"}><div>${input}<div class="err" id="err-${key}"></div></div></div>`;
 }
