@@ -57,8 +57,11 @@ SHORT_STEPS, LONG_STEPS = 15, 30
 # starts, the 10-s timer is cleared and core.EP_TIMER holds a non-null token (endEpisode still
 # takes the episode's one reward), and the countdown display is stopped. Resolves once the task
 # says it is ready (flight pages load an iframe) and a frame with the new episode was drawn.
+# Returns null, doing nothing, if the page cannot be reused (not a MiniWoB page any more, or
+# keyboard focus outside it, e.g. in the address bar): the env then reloads it.
 _START_JS = """
 async ([seed, mode]) => {
+  if (typeof core === 'undefined' || !core.cover_div || !document.hasFocus()) return null;
   if (!core.__hybridgymUntimed) {
     const start = core.startEpisodeReal;
     core.startEpisodeReal = function () {
@@ -87,8 +90,6 @@ async ([seed, mode]) => {
 _STATE_JS = ("() => ({done: WOB_DONE_GLOBAL, env_reward: WOB_REWARD_GLOBAL, "
              "raw_reward: WOB_RAW_REWARD_GLOBAL, reason: WOB_REWARD_REASON})")
 
-# the page can be reused for the next episode: still the task's page, alive, keyboard focus in it
-_REUSABLE_JS = "() => typeof core !== 'undefined' && !!core.cover_div && document.hasFocus()"
 
 
 def package_html() -> Path:
@@ -153,20 +154,18 @@ class MiniWoBTask(Task):
         return params["utterance"]
 
     def setup(self, sb, params: dict) -> None:
-        """Serve the package's pages and show the task's page; `MiniWoBEnv` then starts the
-        page's episode (seed, data mode) and reads the instruction into params["utterance"]."""
+        """Serve the package's pages and show the task's page (kept if it is already shown);
+        `MiniWoBEnv` then starts the page's episode (seed, data mode) and puts the
+        instruction in params["utterance"]."""
         sb.server.route(MOUNT, serve_package(package_html()))
-        url = sb.server.url(MOUNT + self.page)
-        br = sb.browser
-        page = br.page
-        reuse = page is not None and not page.is_closed() and page.url == url and len(br.context.pages) == 1
-        if reuse:
-            try:
-                reuse = bool(page.evaluate(_REUSABLE_JS))
-            except Exception:
-                reuse = False
-        if not reuse:
-            br.load(url).wait_for_function("typeof core !== 'undefined' && !!core.cover_div", timeout=10_000)
+        br, url = sb.browser, sb.server.url(MOUNT + self.page)
+        if br.page is None or br.page.is_closed() or br.page.url != url or len(br.context.pages) != 1:
+            self.load_page(sb)
+
+    def load_page(self, sb) -> None:
+        """(Re)load the task's page in a fresh browser context state."""
+        page = sb.browser.load(sb.server.url(MOUNT + self.page))
+        page.wait_for_function("typeof core !== 'undefined' && !!core.cover_div", timeout=10_000)
 
     def read_state(self, sb, params: dict) -> dict:
         return sb.browser.page.evaluate(_STATE_JS)
@@ -277,7 +276,6 @@ class MiniWoBEnv(BrowserEnv):
         super().__init__(task if task is not None else next(iter(MINIWOB_TASKS)), **kwargs)
         if task is None:
             self._fixed_task = None
-        self._before: bytes | None = None
 
     def _lookup(self, task: str | Task) -> Task:
         if isinstance(task, MiniWoBTask):
@@ -305,25 +303,27 @@ class MiniWoBEnv(BrowserEnv):
         task = self._lookup(options.get("task") or self._fixed_task)
         self._data_mode = "train" if seed in task.train_seeds else "test"
         sb = self.sandbox
-        if sb is not None and sb.health() is None:
-            self._before = sb.capture.grab_raw()
-            if self.fresh_page and sb.browser.page is not None:
+        if self.fresh_page and sb is not None and sb.browser.page is not None:
+            try:
                 sb.browser.page.goto("about:blank")
+            except Exception:   # a dead part: HybridEnv.reset restarts the sandbox
+                pass
         return super().reset(seed=seed, options=options)
 
     def _prepare(self, task: Task, params: dict) -> None:
         """Start the page's episode (MiniWoB's seed and data mode) and read its instruction."""
-        utterance = self.sandbox.browser.page.evaluate(_START_JS, [params["seed"], self._data_mode])
+        args = [params["seed"], self._data_mode]
+        utterance = self.sandbox.browser.page.evaluate(_START_JS, args)
+        if utterance is None:   # the last episode left the page unusable: reload it
+            task.load_page(self.sandbox)
+            utterance = self.sandbox.browser.page.evaluate(_START_JS, args)
         params["utterance"] = utterance or f"(MiniWoB task {task.id} gave no instruction)"
 
     def _observe(self, first: bool = False) -> None:
-        """After a reset the start JS has resolved once a frame of the new episode was drawn:
-        wait for the screen to differ from the frame before the reset, then to be quiet."""
-        if first:
-            self._frame, self._raw, _ = self.sandbox.capture.settle(
-                before=self._before, change_timeout=0.05, quiet=0.008, max_wait=1.5)
-        else:
-            super()._observe()
+        """Wait for the screen to change (after a reset: from the last episode's last frame;
+        the start JS resolved once a frame of the new episode was drawn), then to be quiet."""
+        self._frame, self._raw, _ = self.sandbox.capture.settle(
+            before=self._raw, change_timeout=0.05, quiet=0.008, max_wait=1.5 if first else 0.5, poll=0.003)
 
 
 def register_miniwob() -> None:

@@ -124,3 +124,13 @@ def test_utf8_pages_are_decoded_as_utf8(env):
 def test_unrunnable_task_is_refused_with_the_reason():
     with pytest.raises(ValueError, match="no reward"):
         MiniWoBEnv("hover-shape")
+
+
+def test_reset_reloads_a_page_that_lost_keyboard_focus(env):
+    env.reset(seed=0, options={"task": "enter-text"})
+    env.sandbox.browser.page.evaluate("window.__marker = 1")
+    env.step({"action_type": "hotkey", "keys": ["ctrl", "l"]})      # focus the address bar
+    obs, _ = env.reset(seed=0, options={"task": "enter-text"})
+    page = env.sandbox.browser.page
+    assert page.evaluate("window.__marker === undefined && document.hasFocus()")
+    assert obs["instruction"].startswith("Enter ")
