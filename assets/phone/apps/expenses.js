@@ -32,10 +32,12 @@
   const MONTHS = ["January", "February", "March", "April", "May", "June", "July", "August", "September", "October", "November", "December"];
   const money = v => "$" + Number(v).toFixed(2);
 
-  let ctx, root, month = null, filter = "All";   // month: [year, 0-based month]
+  let ctx, root, month = null, filter = "All", cache = null;   // month: [year, 0-based month]
 
-  async function main() {
-    const rows = await ctx.list("expenses");
+  // the month's list; a month or filter change redraws from the last list at once (reload false)
+  async function main(reload = true) {
+    if (reload || !cache) cache = await ctx.list("expenses");
+    const rows = cache;
     const key = `${month[0]}-${String(month[1] + 1).padStart(2, "0")}`;
     const inMonth = rows.filter(e => String(e.date).startsWith(key));
     const shown = inMonth.filter(e => filter === "All" || e.category === filter)
@@ -54,10 +56,10 @@
           <div class="exp-amount">${money(e.amount)}</div></div>`).join("")}
         ${shown.length ? "" : '<div class="empty">No expenses</div>'}</div>
       <button class="fab" id="exp-add" aria-label="Add expense">${icon("add")}</button>`;
-    const shift = d => { const m = month[0] * 12 + month[1] + d; month = [Math.floor(m / 12), m % 12]; return main(); };
+    const shift = d => { const m = month[0] * 12 + month[1] + d; month = [Math.floor(m / 12), m % 12]; main(false); };
     root.querySelector("#exp-prev").addEventListener("click", () => shift(-1));
     root.querySelector("#exp-next").addEventListener("click", () => shift(1));
-    root.querySelectorAll(".chip").forEach(b => b.addEventListener("click", () => { filter = b.dataset.cat; main(); }));
+    root.querySelectorAll(".chip").forEach(b => b.addEventListener("click", () => { filter = b.dataset.cat; main(false); }));
     root.querySelectorAll(".exp-row").forEach(el => el.addEventListener("click", () =>
       ctx.push(r => form(r, rows.find(e => e.id === Number(el.dataset.id))))));
     root.querySelector("#exp-add").addEventListener("click", () => ctx.push(r => form(r, null)));
@@ -109,24 +111,24 @@
       const body = { ...v, amount: Math.round(Number(v.amount) * 100) / 100 };
       if (e) await ctx.api(`expenses/${e.id}`, { method: "PUT", body });
       else await ctx.api("expenses", { method: "POST", body });
-      ctx.toast(e ? "Expense updated" : "Expense added");
       month = [Number(v.date.slice(0, 4)), Number(v.date.slice(5, 7)) - 1];
       await main();
       ctx.pop();
+      ctx.toast(e ? "Expense updated" : "Expense added");
     });
     if (e) r.querySelector("#exp-delete").addEventListener("click", async () => {
       if (!await ctx.confirm("Delete expense?", `${e.title} (${money(e.amount)}) will be deleted.`, "Delete")) return;
       await ctx.api(`expenses/${e.id}`, { method: "DELETE" });
-      ctx.toast("Expense deleted");
       await main();
       ctx.pop();
+      ctx.toast("Expense deleted");
     });
   }
 
   phone.register({
     id: "expenses", name: "Expenses", icon: svg(WALLET), color: "#0f9d58",
     mount(r, c) {
-      root = r; ctx = c; filter = "All";
+      root = r; ctx = c; filter = "All"; cache = null;
       const now = ctx.now();
       month = [now.getFullYear(), now.getMonth()];
       return main();

@@ -43,12 +43,13 @@
         return `<div class="row folder-row" data-folder="${f}"><span class="file-icon folder-icon">${svg(FOLDER_ICONS[f])}</span>
           <div class="main"><div class="primary">${f}</div><div class="secondary">${n} item${n === 1 ? "" : "s"}</div></div></div>`;
       }).join("")}</div></div>`;
-    root.querySelectorAll(".folder-row").forEach(el => el.addEventListener("click", () => ctx.push(r => folder(r, el.dataset.folder))));
+    root.querySelectorAll(".folder-row").forEach(el => el.addEventListener("click", () => ctx.push(r => folder(r, el.dataset.folder, all))));
   }
 
-  async function folder(r, name) {
+  // a folder's files, drawn at once from `all` when given (the list just read), else read first
+  async function folder(r, name, all = null) {
     const { esc, icon } = ctx;
-    const items = (await ctx.list("files")).filter(x => x.folder === name);
+    const rows = all || await ctx.list("files"), items = rows.filter(x => x.folder === name);
     const cmp = { name: (a, b) => a.name.localeCompare(b.name), size: (a, b) => b.size_kb - a.size_kb || a.name.localeCompare(b.name),
                   modified: (a, b) => String(b.modified).localeCompare(String(a.modified)) || a.name.localeCompare(b.name) }[sortBy];
     items.sort(cmp);
@@ -65,7 +66,7 @@
     r.querySelector(".back-btn").addEventListener("click", () => ctx.pop());
     r.querySelector("#files-sort").addEventListener("click", async () => {
       const v = await ctx.menu("Sort by", Object.entries(SORTS).map(([k, label]) => ({ label, value: k, icon: k === sortBy ? "check" : "" })));
-      if (v) { sortBy = v; await again(); }
+      if (v) { sortBy = v; folder(r, name, rows); }
     });
     r.querySelectorAll(".file-row").forEach(el => {
       const f = items.find(x => x.id === Number(el.dataset.id));
@@ -95,13 +96,13 @@
       const to = await ctx.menu(`Move ${f.name} to`, FOLDERS.filter(x => x !== f.folder).map(x => ({ label: x, value: x })));
       if (!to) return;
       await ctx.api(`files/${f.id}`, { method: "PUT", body: { folder: to } });
-      ctx.toast(`Moved to ${to}`);
       await refresh();
+      ctx.toast(`Moved to ${to}`);
     } else if (v === "delete") {
       if (!await ctx.confirm("Delete file?", `${f.name} will be permanently deleted.`, "Delete")) return;
       await ctx.api(`files/${f.id}`, { method: "DELETE" });
-      ctx.toast("Deleted");
       await refresh();
+      ctx.toast("Deleted");
     }
   }
 
@@ -118,8 +119,8 @@
       : taken ? `${f.folder} already has a file named ${name}` : null;
     if (problem) { ctx.toast(problem); return rename(f, refresh, input.value); }
     if (name !== f.name) await ctx.api(`files/${f.id}`, { method: "PUT", body: { name } });
-    ctx.toast("Renamed");
     await refresh();
+    ctx.toast("Renamed");
   }
 
   phone.register({

@@ -39,7 +39,7 @@
   };
   const SCENES = ["beach", "mountain", "city", "forest", "sunset", "flowers", "snow", "lake", "cat", "dog", "cake", "pizza"];
 
-  let ctx, root, tab = "photos";
+  let ctx, root, tab = "photos", cache = null;
 
   function hash(s) { let h = 2166136261; for (const c of s) h = Math.imul(h ^ c.charCodeAt(0), 16777619); return h >>> 0; }
 
@@ -86,8 +86,10 @@
       ctx.push(d => detail(d, items.find(p => p.id === Number(el.dataset.id)), refresh))));
   }
 
-  async function main() {
-    const all = await photos(), live = all.filter(p => !p.trashed);
+  // the main screen; a tab switch redraws from the last list at once (reload false)
+  async function main(reload = true) {
+    if (reload || !cache) cache = await photos();
+    const all = cache, live = all.filter(p => !p.trashed);
     const tabs = `<div class="tabs"><button class="tab${tab === "photos" ? " on" : ""}" id="tab-photos">Photos</button>
       <button class="tab${tab === "albums" ? " on" : ""}" id="tab-albums">Albums</button></div>`;
     let body;
@@ -102,14 +104,14 @@
         ${card("__trash", "Trash", all.filter(p => p.trashed), true)}</div>`;
     }
     root.innerHTML = `<div class="appbar"><span class="title">Gallery</span></div>${tabs}<div class="content">${body}</div>`;
-    root.querySelector("#tab-photos").addEventListener("click", () => { tab = "photos"; main(); });
-    root.querySelector("#tab-albums").addEventListener("click", () => { tab = "albums"; main(); });
+    root.querySelector("#tab-photos").addEventListener("click", () => { tab = "photos"; main(false); });
+    root.querySelector("#tab-albums").addEventListener("click", () => { tab = "albums"; main(false); });
     if (tab === "photos") wireGrid(root, live, main);
-    root.querySelectorAll(".album-card").forEach(el => el.addEventListener("click", () => ctx.push(d => album(d, el.dataset.album))));
+    root.querySelectorAll(".album-card").forEach(el => el.addEventListener("click", () => ctx.push(d => album(d, el.dataset.album, all))));
   }
 
-  async function album(r, key) {
-    const all = await photos();
+  async function album(r, key, known = null) {   // drawn at once from `known` photos when given
+    const all = known || await photos();
     const items = key === "__trash" ? all.filter(p => p.trashed) : key === "__favorites" ? all.filter(p => p.favorite && !p.trashed)
       : all.filter(p => p.album === key && !p.trashed);
     const title = key === "__trash" ? "Trash" : key === "__favorites" ? "Favorites" : key;
@@ -134,31 +136,36 @@
         <div class="secondary">Taken <span id="photo-date">${esc(p.date)}</span> · Album <span id="photo-album">${esc(p.album)}</span></div></div>
       <div class="photo-actions">${actions}</div>`;
     r.querySelector(".back-btn").addEventListener("click", () => ctx.pop());
-    const put = async (change, msg) => {
+    const put = async change => {
       Object.assign(p, change);
       await ctx.api(`photos/${p.id}`, { method: "PUT", body: change });
-      ctx.toast(msg);
       await refresh();
     };
     const on = (id, fn) => { const b = r.querySelector("#" + id); if (b) b.addEventListener("click", fn); };
-    on("photo-fav", async () => { await put({ favorite: !p.favorite }, p.favorite ? "Removed from favorites" : "Added to favorites"); detail(r, p, refresh); });
-    on("photo-restore", async () => { await put({ trashed: false }, "Restored"); ctx.pop(); });
+    on("photo-fav", async () => {
+      await put({ favorite: !p.favorite });
+      detail(r, p, refresh);
+      ctx.toast(p.favorite ? "Added to favorites" : "Removed from favorites");
+    });
+    on("photo-restore", async () => { await put({ trashed: false }); ctx.pop(); ctx.toast("Restored"); });
     on("photo-delete", async () => {
       if (!await ctx.confirm("Move to trash?", `${p.name} will be moved to the trash.`, "Move to trash")) return;
-      await put({ trashed: true }, "Moved to trash");
+      await put({ trashed: true });
       ctx.pop();
+      ctx.toast("Moved to trash");
     });
     on("photo-move", async () => {
       const names = [...new Set((await photos()).map(x => x.album))].filter(a => a !== p.album).sort();
       const to = await ctx.menu("Move to album", names.map(a => ({ label: a, value: a })));
       if (!to) return;
-      await put({ album: to }, `Moved to ${to}`);
+      await put({ album: to });
       detail(r, p, refresh);
+      ctx.toast(`Moved to ${to}`);
     });
   }
 
   phone.register({
     id: "gallery", name: "Gallery", icon: svg(P.photo), color: "#e8453c",
-    mount(r, c) { root = r; ctx = c; tab = "photos"; return main(); },
+    mount(r, c) { root = r; ctx = c; tab = "photos"; cache = null; return main(); },
   });
 })();

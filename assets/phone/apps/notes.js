@@ -52,13 +52,12 @@
       { label: "Delete", value: "delete", icon: "delete" }]);
     if (choice === "pin") {
       await ctx.api(`notes/${note.id}`, { method: "PUT", body: { pinned: !note.pinned } });
-      ctx.toast(note.pinned ? "Note unpinned" : "Note pinned");
     } else if (choice === "delete") {
       if (!await ctx.confirm("Delete this note?", `“${note.title || "Untitled"}” will be deleted.`, "Delete")) return;
       await ctx.api(`notes/${note.id}`, { method: "DELETE" });
-      ctx.toast("Note deleted");
     } else return;
     await list();
+    ctx.toast(choice === "pin" ? (note.pinned ? "Note unpinned" : "Note pinned") : "Note deleted");
   }
 
   function editor(r, note) {
@@ -79,10 +78,10 @@
         const d = ctx.now(), rec = { title, body, updated: `${ctx.ymd(d)} ${ctx.hm(d)}` };
         if (note) await ctx.api(`notes/${note.id}`, { method: "PUT", body: rec });
         else await ctx.api("notes", { method: "POST", body: { ...rec, pinned: false } });
-        ctx.toast("Note saved");
       }
       await list();
       ctx.pop();
+      if (!unchanged) ctx.toast("Note saved");
     };
     editSave = save;
     r.querySelector("#note-save").addEventListener("click", save);

@@ -71,10 +71,7 @@
       ${row("set-display", svg(SUN), "Display", `Brightness ${rec.brightness}% · ${rec.dark_mode ? "Dark theme" : "Light theme"}`)}
       ${row("set-sound", svg(BELL), "Sound &amp; vibration", `${rec.dnd ? "Do Not Disturb on" : "Ringtone: " + (rec.ringtone || "Default")}`)}
       </div>`;
-    const go = (id, fn) => root.querySelector("#" + id).addEventListener("click", () => ctx.push(async r => {
-      await load();   // the quick settings in the shade may have changed it
-      fn(r);
-    }));
+    const go = (id, fn) => root.querySelector("#" + id).addEventListener("click", () => ctx.push(fn));
     go("set-network", network);
     go("set-devices", devices);
     go("set-display", display);
