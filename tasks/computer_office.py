@@ -140,9 +140,35 @@ def _window(sb, title_part: str) -> tuple[int, int, int, int]:
 _TASK_X0, _TASK_DX, _TASK_Y = 332, 224, 784
 
 
-def _switch_to(index: int) -> dict:
-    """Click the panel's task-list entry of the index-th window opened (setup opens apps in a known order)."""
-    return _click(_TASK_X0 + index * _TASK_DX, _TASK_Y)
+def _active_title(sb) -> str:
+    """The title of the window that has the focus (_NET_ACTIVE_WINDOW)."""
+    from Xlib import display as xdisplay
+    d = xdisplay.Display(sb.display.name)
+    try:
+        root = d.screen().root
+        prop = root.get_full_property(d.intern_atom("_NET_ACTIVE_WINDOW"), 0)
+        if not prop or not prop.value[0]:
+            return ""
+        win = d.create_resource_object("window", int(prop.value[0]))
+        name = win.get_full_property(d.intern_atom("_NET_WM_NAME"), 0)
+        return name.value.decode("utf-8", "replace") if name else (win.get_wm_name() or "")
+    except Exception:
+        return ""
+    finally:
+        d.close()
+
+
+def _switch_to(sb, index: int, title_part: str) -> Iterator[dict]:
+    """Bring up the index-th window opened (setup opens apps in a known order) by its entry in the panel's
+    task list, and wait until it has the focus."""
+    for _ in range(3):
+        yield _click(_TASK_X0 + index * _TASK_DX, _TASK_Y)
+        deadline = time.monotonic() + 2.0
+        while time.monotonic() < deadline:
+            if title_part in _active_title(sb):
+                sb.capture.settle(quiet=0.1, max_wait=1.0)
+                return
+            time.sleep(0.05)
 
 
 def _goto(sb, ref: str) -> Iterator[dict]:
@@ -151,6 +177,16 @@ def _goto(sb, ref: str) -> Iterator[dict]:
     yield _click(x + 60, y + 151)
     yield _key("ctrl", "a")
     yield _type(f"{ref}\n")
+
+
+def _screen_shows(sb, test, point: tuple[int, int], timeout: float = 1.5) -> bool:
+    """Watch the screen (as a person waits for a popup) until the pixel at `point` passes `test`."""
+    deadline = time.monotonic() + timeout
+    while time.monotonic() < deadline:
+        if test([int(v) for v in sb.capture.grab()[point[1], point[0]]]):
+            return True
+        time.sleep(0.05)
+    return False
 
 
 def _mtime(sb, rel: str) -> float:
@@ -173,20 +209,22 @@ def _save(sb, rel: str) -> Iterator[dict]:
 
 
 def _save_as(sb, rel: str, xlsx: bool = False) -> Iterator[dict]:
-    """Gnumeric's Save As: the full path in the name field, the file type for .xlsx."""
+    """Gnumeric's Save As: for .xlsx the file type first (choosing it resets the name), then the full path."""
     before = _mtime(sb, rel)
     yield _key("ctrl", "shift", "s")
     sb.wait_ready(title="Save the current workbook")
-    yield _key("ctrl", "a")
-    yield _type(str(sb.workspace.root / rel))
+    x, y, w, h = _window(sb, "Save the current workbook")
     if xlsx:
-        x, y, w, h = _window(sb, "Save the current workbook")
-        yield _click(x + 336, y + h - 70)              # the file type list, opened on the current type
+        for _ in range(3):                            # the file type list; open it (again if the click was early)
+            x, y, w, h = _window(sb, "Save the current workbook")
+            yield _click(x + 336, y + h - 70)
+            if _screen_shows(sb, lambda px: px[2] > 180 and px[0] < 120, (x + 200, y + h - 70)):
+                break                                 # open: its current entry is highlighted over the button
         # its first entry, ECMA 376 (MS Excel 2007, .xlsx), is one row above "Gnumeric XML"
         yield from _menu_pick(x + 336, y + h - 70 - 29)
-        yield _click(x + w - 50, y + h - 24)          # Save
-    else:
-        yield _key("enter")
+        yield _key("alt", "n")                        # back to the Name field
+    yield _key("ctrl", "a")
+    yield _type(str(sb.workspace.root / rel) + "\n")
     yield from _await_file(sb, rel, before)
 
 
@@ -616,10 +654,772 @@ class WebDownloadTotal(Task):
         dl = f"Downloads/{params['file']}"
         yield _click(*_PRIMARY)
         yield from _await_file(sb, dl, -1)
-        yield _switch_to(0)
+        yield from _switch_to(sb, 0, "Gnumeric")
         yield from _open_in_gnumeric(sb, dl)
         n = len(params["rows"])
         yield from _goto(sb, params["cell"])
         yield _type(f"=SUM(C2:C{n})\n")
         yield from _save_as(sb, params["out"])
+        yield _finish()
+
+
+@register_task
+class WebDownloadToXlsx(Task):
+    """Multi-app: download a CSV price list in the browser and save it as an Excel workbook (.xlsx) with the spreadsheet.
+
+    The checker reads Documents/<name>.xlsx with the zip/XML parser: the list's cells, numbers as numbers.
+    """
+
+    id = "computer.web-download-to-xlsx-v0"
+    suite = "computer"
+    max_steps = 25
+
+    def sample(self, rng):
+        rows = [_SALES_HEADER] + _sales_rows(rng, int(rng.integers(4, 8)))
+        supplier = str(rng.choice(_WORDS)).capitalize()
+        return {"rows": rows, "supplier": supplier, "file": f"{supplier.lower()}-prices.csv",
+                "out": f"Documents/{supplier.lower()}-prices.xlsx", "others": _distractors(rng)}
+
+    def instruction(self, params):
+        return (f"Download the {params['supplier']} price list (CSV) from the page open in the web browser and "
+                f"save it, with the same data, as an Excel workbook {params['out']} using the spreadsheet.")
+
+    def setup(self, sb, params):
+        _place(sb, params["others"])
+        _serve_download(sb, f"/prices/{params['file']}", params["file"], write_csv(params["rows"]))
+        _serve_page(sb, "/prices", "Price lists",
+                    f"<h1>Price lists</h1><a class='primary' href='/prices/{params['file']}'>"
+                    f"{params['supplier']} prices (CSV)</a>")
+        sb.open_app("spreadsheet")
+        sb.open_app("browser", sb.server.url("/prices"), title="Price lists")
+
+    def read_state(self, sb, params):
+        return {"files": sb.workspace.snapshot(), "book": read_book(sb.workspace.root / params["out"])}
+
+    def check(self, state, params, answer, baseline):
+        return all_of(sheet_equals(state["book"], table(params["rows"]), where=params["out"]),
+                      _files_intact(state, baseline))
+
+    def oracle(self, sb, params):
+        dl = f"Downloads/{params['file']}"
+        yield _click(*_PRIMARY)
+        yield from _await_file(sb, dl, -1)
+        yield from _switch_to(sb, 0, "Gnumeric")
+        yield from _open_in_gnumeric(sb, dl)
+        yield from _save_as(sb, params["out"], xlsx=True)
+        yield _finish()
+
+
+@register_task
+class WebRateConvert(_SheetTask):
+    """Multi-app: read an exchange rate on a web page and add a converted-price column in the spreadsheet.
+
+    The browser shows "1 EUR = r USD"; Gnumeric has a workbook with Item and EUR
+    columns. The checker reads the saved file: header USD in C1 and each row's
+    price × r (±0.01), the rest unchanged.
+    """
+
+    id = "computer.web-rate-convert-v0"
+    max_steps = 20
+
+    def sample(self, rng):
+        n = int(rng.integers(4, 8))
+        items = rng.choice(_ITEMS, size=n, replace=False)
+        rows = [["Item", "EUR"]] + [[str(items[i]), _money(rng, 5, 200)] for i in range(n)]
+        return {"path": f"Documents/{_doc_name(rng, 'prices')}.gnumeric", "rows": rows,
+                "rate": round(float(rng.uniform(1.02, 1.35)), 4), "others": _distractors(rng)}
+
+    def instruction(self, params):
+        return (f"The web browser shows today's euro to US dollar rate. In {params['path']} (in the spreadsheet), "
+                "add the header USD in cell C1 and, in column C of each row, the row's EUR price converted to US "
+                "dollars at that rate. Save the file.")
+
+    def setup(self, sb, params):
+        _serve_page(sb, "/rates", "Exchange rates",
+                    f"<h1>Exchange rates</h1><div class='big'>1 EUR = {params['rate']} USD</div>")
+        super().setup(sb, params)
+        sb.open_app("browser", sb.server.url("/rates"), title="Exchange rates")
+
+    def expected(self, params):
+        rows = params["rows"]
+        want = {**table(rows), "C1": "USD"}
+        want.update({f"C{i + 1}": rows[i][1] * params["rate"] for i in range(1, len(rows))})
+        return want, {}
+
+    def check(self, state, params, answer, baseline):
+        want, _ = self.expected(params)
+        return all_of(sheet_equals(state["book"], want, tol=0.01, where=params["path"]),
+                      _files_intact(state, baseline, params["path"]))
+
+    def oracle(self, sb, params):
+        n = len(params["rows"])
+        yield from _switch_to(sb, 0, "Gnumeric")
+        yield from _goto(sb, "C1")
+        yield _type("USD\n" + "".join(f"=B{i}*{params['rate']}\n" for i in range(2, n + 1)))
+        yield from _save(sb, params["path"])
+        yield _finish()
+
+
+#: the expense form page (assets/desktop/web/expense-form.html), in screen pixels
+_FORM_MONTH, _FORM_TOTAL, _FORM_SUBMIT = (190, _VIEWPORT_Y + 168), (190, _VIEWPORT_Y + 254), (190, _VIEWPORT_Y + 314)
+
+
+@register_task
+class SheetToWebForm(Task):
+    """Multi-app: total a month's expenses in the spreadsheet and submit the total through a web form.
+
+    Gnumeric shows Documents/expenses-*.gnumeric (Date, Month, Description, Amount;
+    two months mixed); the browser shows the expense-report form of the env's
+    web server. The checker reads the server's records: exactly one report,
+    for the asked month, with the right total (±0.01).
+    """
+
+    id = "computer.sheet-to-web-form-v0"
+    suite = "computer"
+    max_steps = 15
+
+    def sample(self, rng):
+        m = int(rng.integers(0, 11))
+        months = _MONTHS[m:m + 2]
+        rows = [["Day", "Month", "Description", "Amount"]]
+        for _ in range(int(rng.integers(8, 13))):
+            rows.append([int(rng.integers(1, 29)), str(rng.choice(months)), str(rng.choice(_ITEMS)),
+                         _money(rng, 4, 150)])
+        month = str(rng.choice(months))
+        if not any(r[1] == month for r in rows[1:]):
+            rows[1][1] = month
+        total = round(sum(r[3] for r in rows[1:] if r[1] == month), 2)
+        return {"path": f"Documents/{_doc_name(rng, 'expenses')}.gnumeric", "rows": rows, "month": month,
+                "total": total, "others": _distractors(rng)}
+
+    def instruction(self, params):
+        return (f"Add up the {params['month']} expenses in {params['path']} (open in the spreadsheet) and submit "
+                f"the total through the expense report form in the web browser (month {params['month']}).")
+
+    def setup(self, sb, params):
+        _place(sb, {params["path"]: _book_bytes(params["rows"]), **params["others"]})
+        sb.server.store.load({"reports": []}, {"reports": ("month", "total")})
+        sb.open_app("browser", sb.server.url("/expense-form.html"), title="Expense report")
+        sb.open_app("spreadsheet", params["path"], title=Path(params["path"]).name)
+
+    def read_state(self, sb, params):
+        return {"files": sb.workspace.snapshot(), "reports": sb.server.store.snapshot()["reports"]}
+
+    def check(self, state, params, answer, baseline):
+        reports = state["reports"]
+        if len(reports) != 1:
+            return CheckResult.failed(f"{len(reports)} expense reports were submitted, expected exactly 1")
+        got = reports[0]
+        from hybridgym.reward.sheets import values_match
+        if not values_match(str(got.get("month", "")), params["month"]):
+            return CheckResult.failed(f"the report is for {got.get('month')!r}, not {params['month']}")
+        if not values_match(str(got.get("total", "")), params["total"], tol=0.01):
+            return CheckResult.failed(f"the report's total is {got.get('total')!r}, not {params['total']:.2f}")
+        return all_of(CheckResult.passed(f"report for {params['month']}: {params['total']:.2f}"),
+                      _files_intact(state, baseline))
+
+    def oracle(self, sb, params):
+        yield from _switch_to(sb, 0, "Expense report")
+        yield _click(*_FORM_MONTH)
+        yield _type(params["month"])
+        yield _click(*_FORM_TOTAL)
+        yield _type(f"{params['total']:.2f}")
+        yield _click(*_FORM_SUBMIT)
+        for _ in range(8):
+            if sb.server.store.snapshot()["reports"]:
+                break
+            yield _wait(0.2)
+        yield _finish()
+
+
+@register_task
+class EditorNumbersToSheet(_SheetTask):
+    """Multi-app: add up receipts listed in a text file (open in the editor) and enter the sum in the spreadsheet.
+
+    Mousepad shows Documents/receipts-*.txt; Gnumeric shows a budget workbook
+    (Category, Amount). The checker reads the saved workbook: the asked
+    category's Amount cell holds the receipts' sum (±0.01), the rest unchanged.
+    """
+
+    id = "computer.editor-numbers-to-sheet-v0"
+    max_steps = 15
+
+    def sample(self, rng):
+        cats = [str(c) for c in rng.choice(["Travel", "Meals", "Office", "Books", "Software", "Phone"], size=4,
+                                            replace=False)]
+        rows = [["Category", "Amount"]] + [[c, None] for c in cats]
+        k = int(rng.integers(0, 4))
+        rows[1 + (k + 1) % 4][1] = _money(rng, 20, 300)        # one other category is filled already
+        receipts = [[str(rng.choice(_ITEMS)), _money(rng, 3, 90)] for _ in range(int(rng.integers(4, 8)))]
+        return {"path": f"Documents/{_doc_name(rng, 'budget')}.gnumeric", "rows": rows, "category": cats[k],
+                "receipts": receipts, "notes": f"Documents/receipts-{rng.choice(_WORDS)}.txt",
+                "others": _distractors(rng)}
+
+    def instruction(self, params):
+        return (f"The text file {params['notes']} (open in the text editor) lists receipts. Enter their total in "
+                f"the Amount cell of the {params['category']} row in {params['path']} (open in the spreadsheet) "
+                "and save the workbook.")
+
+    def setup(self, sb, params):
+        text = f"Receipts ({params['category']})\n" + "".join(f"{w}: {v:.2f}\n" for w, v in params["receipts"])
+        _place(sb, {params["notes"]: text})
+        super().setup(sb, params)
+        sb.open_app("editor", params["notes"], title=Path(params["notes"]).name)
+
+    def _row(self, params) -> int:
+        return [r[0] for r in params["rows"]].index(params["category"]) + 1
+
+    def expected(self, params):
+        total = round(sum(v for _, v in params["receipts"]), 2)
+        return {**table(params["rows"]), f"B{self._row(params)}": total}, {}
+
+    def check(self, state, params, answer, baseline):
+        want, _ = self.expected(params)
+        return all_of(sheet_equals(state["book"], want, tol=0.01, where=params["path"]),
+                      _files_intact(state, baseline, params["path"]))
+
+    def oracle(self, sb, params):
+        total = round(sum(v for _, v in params["receipts"]), 2)
+        yield from _switch_to(sb, 0, "Gnumeric")
+        yield from _goto(sb, f"B{self._row(params)}")
+        yield _type(f"{total:.2f}\n")
+        yield from _save(sb, params["path"])
+        yield _finish()
+
+
+#: Ristretto's settings (xfconf channel file): no thumbnail bar, and no modal "thumbnailer-service can not be
+#: reached" dialog (Debian's desktop has no tumbler)
+_RISTRETTO_XFCONF = """<?xml version="1.0" encoding="UTF-8"?>
+<channel name="ristretto" version="1.0">
+  <property name="errors" type="empty"><property name="missing-thumbnailer" type="bool" value="false"/></property>
+  <property name="window" type="empty">
+    <property name="thumbnails" type="empty"><property name="show" type="bool" value="false"/></property>
+  </property>
+</channel>
+"""
+
+
+def _open_image(sb, rel: str) -> None:
+    _place(sb, {".config/xfce4/xfconf/xfce-perchannel-xml/ristretto.xml": _RISTRETTO_XFCONF})
+    sb.open_app("images", rel, title=Path(rel).name)
+
+
+def _picture(text: str, sub: str, seed: int) -> bytes:
+    """A PNG with big text on a coloured card (what an image-viewer task asks about)."""
+    import io
+    from PIL import Image, ImageDraw, ImageFont
+    rng = np.random.default_rng(seed)
+    bg = tuple(int(v) for v in rng.integers(150, 230, size=3))
+    img = Image.new("RGB", (720, 400), bg)
+    d = ImageDraw.Draw(img)
+    big = ImageFont.truetype("/usr/share/fonts/truetype/dejavu/DejaVuSans-Bold.ttf", 96)
+    small = ImageFont.truetype("/usr/share/fonts/truetype/dejavu/DejaVuSans.ttf", 32)
+    d.text((360, 190), text, fill=(20, 24, 32), font=big, anchor="mm")
+    d.text((360, 320), sub, fill=(40, 40, 40), font=small, anchor="mm")
+    for _ in range(12):     # a little noise, so the text is the only thing to read
+        x, y = int(rng.integers(0, 720)), int(rng.integers(0, 400))
+        d.ellipse((x, y, x + 14, y + 14), outline=(90, 90, 90))
+    buf = io.BytesIO()
+    img.save(buf, format="PNG")
+    return buf.getvalue()
+
+
+@register_task
+class ImageWordToEditor(Task):
+    """Multi-app: read a code word shown in a picture (image viewer) and save it in a new text file (editor).
+
+    Ristretto shows Pictures/<name>.png with a word and a number drawn large;
+    Mousepad is open on a new document. The checker reads Documents/code.txt:
+    exactly the code ("WORD-1234"), one trailing newline allowed.
+    """
+
+    id = "computer.image-word-to-editor-v0"
+    suite = "computer"
+    max_steps = 15
+
+    def sample(self, rng):
+        code = f"{str(rng.choice(_WORDS)).upper()}-{int(rng.integers(1000, 10000))}"
+        return {"code": code, "image": f"Pictures/badge-{int(rng.integers(100, 1000))}.png",
+                "out": "Documents/code.txt", "seed": int(rng.integers(1 << 30)), "others": _distractors(rng)}
+
+    def instruction(self, params):
+        return (f"The picture {params['image']} (open in the image viewer) shows an access code. Using the text "
+                f"editor, save the code (exactly as shown, nothing else) in the file {params['out']}.")
+
+    def setup(self, sb, params):
+        _place(sb, {params["image"]: _picture(params["code"], "access code", params["seed"]), **params["others"]})
+        (sb.workspace.root / "Documents").mkdir(exist_ok=True)
+        sb.open_app("editor")
+        _open_image(sb, params["image"])
+
+    def read_state(self, sb, params):
+        return {"files": sb.workspace.snapshot()}
+
+    def check(self, state, params, answer, baseline):
+        return all_of(file_text_equals(state["files"], params["out"], params["code"]),
+                      _files_intact(state, baseline))
+
+    def oracle(self, sb, params):
+        yield from _switch_to(sb, 0, "Mousepad")
+        yield _click(sb.width // 2, sb.height // 2)
+        yield _type(params["code"])
+        yield from _gedit_save_as(sb, params["out"])
+        yield _finish()
+
+
+@register_task
+class ImageNumberToSheet(_SheetTask):
+    """Multi-app: read a meter reading from a photo-like picture (image viewer) and enter it in the spreadsheet.
+
+    Ristretto shows Pictures/meter-<date>.png; Gnumeric shows a readings log (Date,
+    Reading) with the row for that date empty. The checker reads the saved
+    workbook: that row's Reading equals the number in the picture.
+    """
+
+    id = "computer.image-number-to-sheet-v0"
+    max_steps = 15
+
+    def sample(self, rng):
+        day0 = int(rng.integers(1, 10))
+        n = int(rng.integers(4, 7))
+        value = int(rng.integers(10000, 90000))
+        rows = [["Date", "Reading"]]
+        for i in range(n):
+            rows.append([f"2025-03-{day0 + 7 * i:02d}", value - 120 * (n - i) - int(rng.integers(0, 100))])
+        rows.append([f"2025-03-{day0 + 7 * n:02d}", None])
+        return {"path": f"Documents/{_doc_name(rng, 'meter')}.gnumeric", "rows": rows, "value": value,
+                "image": f"Pictures/meter-{rows[-1][0]}.png", "seed": int(rng.integers(1 << 30)),
+                "others": _distractors(rng)}
+
+    def instruction(self, params):
+        return (f"The picture {params['image']} (open in the image viewer) shows the water meter reading of "
+                f"{params['rows'][-1][0]}. Enter it in that date's Reading cell in {params['path']} (open in "
+                "the spreadsheet) and save the workbook.")
+
+    def setup(self, sb, params):
+        _place(sb, {params["image"]: _picture(f"{params['value']:05d}", "m³", params["seed"])})
+        super().setup(sb, params)
+        _open_image(sb, params["image"])
+
+    def expected(self, params):
+        return {**table(params["rows"]), f"B{len(params['rows'])}": float(params["value"])}, {}
+
+    def oracle(self, sb, params):
+        yield from _switch_to(sb, 0, "Gnumeric")
+        yield from _goto(sb, f"B{len(params['rows'])}")
+        yield _type(f"{params['value']}\n")
+        yield from _save(sb, params["path"])
+        yield _finish()
+
+
+@register_task
+class CalculatorToEditor(Task):
+    """Multi-app: work out an arithmetic result (the calculator is open) and write it into a text file (editor).
+
+    Galculator and Mousepad (a new document) are open. The checker reads
+    Documents/result.txt: the exact integer result, one trailing newline allowed.
+    """
+
+    id = "computer.calculator-to-editor-v0"
+    suite = "computer"
+    max_steps = 15
+
+    def sample(self, rng):
+        a, b, c = int(rng.integers(120, 999)), int(rng.integers(12, 99)), int(rng.integers(100, 5000))
+        return {"a": a, "b": b, "c": c, "out": f"Documents/result-{rng.choice(_WORDS)}.txt",
+                "others": _distractors(rng)}
+
+    def instruction(self, params):
+        return (f"Compute {params['a']} × {params['b']} − {params['c']} (the calculator is open) and save just the "
+                f"result, as a whole number, in the text file {params['out']} using the text editor.")
+
+    def setup(self, sb, params):
+        _place(sb, params["others"])
+        sb.open_app("editor")
+        sb.open_app("calculator")
+
+    def read_state(self, sb, params):
+        return {"files": sb.workspace.snapshot()}
+
+    def check(self, state, params, answer, baseline):
+        return all_of(file_text_equals(state["files"], params["out"],
+                                       str(params["a"] * params["b"] - params["c"])),
+                      _files_intact(state, baseline))
+
+    def oracle(self, sb, params):
+        # on the calculator (its keyboard takes the expression), then in the editor under it
+        yield _type(f"{params['a']}*{params['b']}-{params['c']}=")
+        yield from _switch_to(sb, 0, "Mousepad")
+        yield _click(120, 500)                          # the editor's text area, left of the calculator
+        yield _type(str(params["a"] * params["b"] - params["c"]))
+        yield from _gedit_save_as(sb, params["out"])
+        yield _finish()
+
+
+@register_task
+class SheetToEditor(Task):
+    """Multi-app: find the top scorer in a spreadsheet and write the name into a new text file (editor).
+
+    Gnumeric shows a scores workbook (Player, Round 1..3); Mousepad is open on a
+    new document. The checker reads Documents/winner.txt: the name of the player
+    with the highest total over the rounds (unique by construction).
+    """
+
+    id = "computer.sheet-to-editor-v0"
+    suite = "computer"
+    max_steps = 15
+
+    def sample(self, rng):
+        n = int(rng.integers(5, 9))
+        names = [str(x) for x in rng.choice(_NAMES, size=n, replace=False)]
+        rows = [["Player", "Round 1", "Round 2", "Round 3"]]
+        for name in names:
+            rows.append([name] + [int(v) for v in rng.integers(10, 100, size=3)])
+        totals = [sum(r[1:]) for r in rows[1:]]
+        best = int(np.argmax(totals))
+        rows[1 + best][1] += 5 if totals.count(max(totals)) > 1 else 0     # make the winner unique
+        return {"path": f"Documents/{_doc_name(rng, 'scores')}.gnumeric", "rows": rows, "winner": names[best],
+                "out": "Documents/winner.txt", "others": _distractors(rng)}
+
+    def instruction(self, params):
+        return (f"In {params['path']} (open in the spreadsheet), find the player with the highest total over the "
+                f"three rounds, and save just that player's name in the text file {params['out']} using the "
+                "text editor.")
+
+    def setup(self, sb, params):
+        _place(sb, {params["path"]: _book_bytes(params["rows"]), **params["others"]})
+        sb.open_app("editor")
+        sb.open_app("spreadsheet", params["path"], title=Path(params["path"]).name)
+
+    def read_state(self, sb, params):
+        return {"files": sb.workspace.snapshot()}
+
+    def check(self, state, params, answer, baseline):
+        return all_of(file_text_equals(state["files"], params["out"], params["winner"]),
+                      _files_intact(state, baseline))
+
+    def oracle(self, sb, params):
+        n = len(params["rows"])
+        yield from _goto(sb, "E2")                      # a person would total the rounds first
+        yield _type("".join(f"=SUM(B{i}:D{i})\n" for i in range(2, n + 1)))
+        yield from _switch_to(sb, 0, "Mousepad")
+        yield _click(sb.width // 2, sb.height // 2)
+        yield _type(params["winner"])
+        yield from _gedit_save_as(sb, params["out"])
+        yield _finish()
+
+
+@register_task
+class WebTableToSheet(Task):
+    """Multi-app: copy a small table shown on a web page into a new spreadsheet and save it.
+
+    The browser shows a table (City, Rain in mm); Gnumeric is open on an empty
+    workbook. The checker reads Documents/<name>.gnumeric: the same cells from A1,
+    numbers as numbers.
+    """
+
+    id = "computer.web-table-to-sheet-v0"
+    suite = "computer"
+    max_steps = 15
+
+    def sample(self, rng):
+        cities = ["Lisbon", "Osaka", "Denver", "Tallinn", "Nairobi", "Quito", "Perth", "Bergen", "Porto", "Leeds"]
+        n = int(rng.integers(4, 7))
+        rows = [["City", "Rain"]] + [[str(c), int(rng.integers(5, 250))]
+                                     for c in rng.choice(cities, size=n, replace=False)]
+        return {"rows": rows, "out": f"Documents/{_doc_name(rng, 'rain')}.gnumeric", "others": _distractors(rng)}
+
+    def instruction(self, params):
+        return ("Copy the rainfall table shown in the web browser (header row included) into a new spreadsheet, "
+                f"starting at cell A1, and save it as the Gnumeric workbook {params['out']}.")
+
+    def setup(self, sb, params):
+        _place(sb, params["others"])
+        head, *body = params["rows"]
+        html = ("<table class='data'><tr>" + "".join(f"<th>{h}</th>" for h in head) + "</tr>"
+                + "".join("<tr>" + "".join(f"<td>{v}</td>" for v in r) + "</tr>" for r in body) + "</table>")
+        _serve_page(sb, "/rain", "Rainfall", f"<h1>Rainfall last month (mm)</h1>{html}")
+        sb.open_app("spreadsheet")
+        sb.open_app("browser", sb.server.url("/rain"), title="Rainfall")
+
+    def read_state(self, sb, params):
+        return {"files": sb.workspace.snapshot(), "book": read_book(sb.workspace.root / params["out"])}
+
+    def check(self, state, params, answer, baseline):
+        return all_of(sheet_equals(state["book"], table(params["rows"]), where=params["out"]),
+                      _files_intact(state, baseline))
+
+    def oracle(self, sb, params):
+        yield from _switch_to(sb, 0, "Gnumeric")
+        yield from _goto(sb, "A1")
+        yield _type("".join("\t".join(str(v) for v in r) + "\n" for r in params["rows"]))
+        yield from _save_as(sb, params["out"])
+        yield _finish()
+
+
+# ================================ hybrid (GUI + SDK) ================================
+def _terminal(command: str) -> dict:
+    return {"action_type": "terminal", "command": command}
+
+
+@register_task
+class MergeCsvsTotal(Task):
+    """Hybrid: merge 30 daily CSV files into one workbook with a total (the terminal merges, the spreadsheet totals).
+
+    sales/day-01.csv … day-30.csv each hold a header (Day, Store, Amount) and a few
+    rows. The checker reads Documents/<month>-sales.gnumeric: the header, every
+    row in day order (file order within a day), and a formula in E1 whose result
+    is the Amount total.
+    """
+
+    id = "computer.merge-csvs-total-v0"
+    suite = "computer"
+    sdk = True
+    max_steps = 20
+
+    def sample(self, rng):
+        stores = ["Alfama", "Baixa", "Belem", "Chiado", "Graca"]
+        days = {}
+        for d in range(1, 31):
+            days[d] = [[d, str(rng.choice(stores)), _money(rng, 50, 600)] for _ in range(int(rng.integers(2, 5)))]
+        month = str(rng.choice(_MONTHS)).lower()
+        return {"days": {str(k): v for k, v in days.items()}, "out": f"Documents/{month}-sales.gnumeric",
+                "others": _distractors(rng)}
+
+    def instruction(self, params):
+        return ("The folder sales/ holds 30 daily CSV files (day-01.csv to day-30.csv, each with the header Day, "
+                "Store, Amount). Make one Gnumeric workbook " + params["out"] + " whose first sheet has the header "
+                "in row 1 followed by all the rows of the 30 files in day order, and in cell E1 a formula giving "
+                "the total of the Amount column.")
+
+    def _rows(self, params) -> list[list]:
+        return [["Day", "Store", "Amount"]] + [r for d in range(1, 31) for r in params["days"][str(d)]]
+
+    def setup(self, sb, params):
+        files = {f"sales/day-{d:02d}.csv": write_csv([["Day", "Store", "Amount"]] + params["days"][str(d)])
+                 for d in range(1, 31)}
+        _place(sb, {**files, **params["others"]})
+        (sb.workspace.root / "Documents").mkdir(exist_ok=True)
+        sb.open_app("spreadsheet")
+
+    def read_state(self, sb, params):
+        return {"files": sb.workspace.snapshot(), "book": read_book(sb.workspace.root / params["out"])}
+
+    def check(self, state, params, answer, baseline):
+        rows = self._rows(params)
+        total = round(sum(r[2] for r in rows[1:]), 6)
+        return all_of(sheet_equals(state["book"], {**table(rows), "E1": total}, formulas={"E1": ""},
+                                   where=params["out"]),
+                      _files_intact(state, baseline))
+
+    def oracle(self, sb, params):
+        yield _terminal("(head -n 1 sales/day-01.csv; tail -q -n +2 sales/day-*.csv) > sales/merged.csv && "
+                        "wc -l sales/merged.csv")
+        n = len(self._rows(params))
+        yield from _open_in_gnumeric(sb, "sales/merged.csv")
+        yield from _goto(sb, "E1")
+        yield _type(f"=SUM(C2:C{n})\n")
+        yield from _save_as(sb, params["out"])
+        yield _finish()
+
+
+@register_task
+class GrepThenEditSheet(Task):
+    """Hybrid: find which of 40 project workbooks belongs to a project code (terminal), then change its budget (GUI).
+
+    projects/*.gnumeric each hold Project, Owner and Budget in A1:B3; Gnumeric is
+    open on an empty workbook. The checker reads the right file (Budget = the new
+    value, the rest unchanged) and confirms every other file is byte-for-byte intact.
+    """
+
+    id = "computer.grep-then-edit-sheet-v0"
+    suite = "computer"
+    sdk = True
+    max_steps = 15
+
+    def sample(self, rng):
+        codes = [f"PRJ-{int(c)}" for c in rng.choice(np.arange(1000, 9999), size=40, replace=False)]
+        nums = rng.choice(np.arange(100, 999), size=40, replace=False)
+        projects = {f"projects/project-{int(nums[i])}.gnumeric":
+                    [["Project", codes[i]], ["Owner", str(rng.choice(_NAMES))], ["Budget", int(rng.integers(5, 90)) * 1000]]
+                    for i in range(40)}
+        target = sorted(projects)[int(rng.integers(40))]
+        return {"projects": projects, "target": target, "code": projects[target][0][1],
+                "budget": int(rng.integers(95, 200)) * 1000}
+
+    def instruction(self, params):
+        return (f"One of the Gnumeric workbooks in the folder projects/ is for project {params['code']}. Change its "
+                f"Budget to {params['budget']} and save it in place.")
+
+    def setup(self, sb, params):
+        _place(sb, {p: _book_bytes(rows) for p, rows in params["projects"].items()})
+        sb.open_app("spreadsheet")
+
+    def read_state(self, sb, params):
+        return {"files": sb.workspace.snapshot(), "book": read_book(sb.workspace.root / params["target"])}
+
+    def check(self, state, params, answer, baseline):
+        rows = [list(r) for r in params["projects"][params["target"]]]
+        rows[2][1] = params["budget"]
+        return all_of(sheet_equals(state["book"], table(rows), where=params["target"]),
+                      _files_intact(state, baseline, params["target"]))
+
+    def oracle(self, sb, params):
+        obs = yield _terminal(f"zgrep -l -- '{params['code']}' projects/*.gnumeric")
+        path = obs["sdk_output"].split()[0].strip()
+        yield from _open_in_gnumeric(sb, path)
+        yield from _goto(sb, "B3")
+        yield _type(f"{params['budget']}\n")
+        yield from _save(sb, path)
+        yield _finish()
+
+
+@register_task
+class LogCountsToSheet(_SheetTask):
+    """Hybrid: count HTTP status codes in a 3000-line access log (terminal) and fill them into a workbook (GUI).
+
+    logs/access.log is in the common log format; Gnumeric is open on a stats
+    workbook listing three status codes. The checker reads the saved workbook:
+    each code's count in column B, nothing else changed.
+    """
+
+    id = "computer.log-counts-to-sheet-v0"
+    sdk = True
+    max_steps = 15
+
+    def sample(self, rng):
+        codes = [200, 301, 304, 404, 500, 503]
+        weights = np.array([60, 5, 10, 12, 8, 5], float)
+        lines, counts = [], {c: 0 for c in codes}
+        for i in range(3000):
+            code = int(rng.choice(codes, p=weights / weights.sum()))
+            counts[code] += 1
+            lines.append(f"10.0.{int(rng.integers(0, 9))}.{int(rng.integers(1, 250))} - - "
+                         f"[12/Mar/2025:{i // 360 % 24:02d}:{i // 6 % 60:02d}:{i % 60:02d} +0000] "
+                         f"\"GET /{rng.choice(_WORDS)}/{int(rng.integers(1, 99))} HTTP/1.1\" {code} "
+                         f"{int(rng.integers(200, 9000))}")
+        asked = sorted(int(c) for c in rng.choice([301, 304, 404, 500, 503], size=3, replace=False))
+        rows = [["Status", "Requests"]] + [[c, None] for c in asked]
+        return {"path": f"Documents/{_doc_name(rng, 'stats')}.gnumeric", "rows": rows, "log": "\n".join(lines) + "\n",
+                "counts": {str(c): counts[c] for c in asked}, "others": _distractors(rng)}
+
+    def instruction(self, params):
+        return (f"Count how many requests in logs/access.log got each of the status codes listed in "
+                f"{params['path']} (open in the spreadsheet), enter the counts in its Requests column and save it.")
+
+    def setup(self, sb, params):
+        _place(sb, {"logs/access.log": params["log"]})
+        super().setup(sb, params)
+
+    def expected(self, params):
+        rows = [list(r) for r in params["rows"]]
+        for r in rows[1:]:
+            r[1] = params["counts"][str(r[0])]
+        return table(rows), {}
+
+    def oracle(self, sb, params):
+        obs = yield _terminal("awk '{print $9}' logs/access.log | sort | uniq -c")
+        counts = {parts[1]: parts[0] for parts in (ln.split() for ln in obs["sdk_output"].splitlines())
+                  if len(parts) == 2 and parts[0].isdigit()}
+        yield from _goto(sb, "B2")
+        yield _type("".join(f"{counts.get(str(r[0]), 0)}\n" for r in params["rows"][1:]))
+        yield from _save(sb, params["path"])
+        yield _finish()
+
+
+@register_task
+class CategoryTotalsToSheet(_SheetTask):
+    """Hybrid: total 600 transactions by category (terminal: awk) and fill the totals into a summary workbook (GUI).
+
+    data/transactions.csv has Id, Category, Amount; Gnumeric is open on a summary
+    workbook listing the categories. The checker reads the saved workbook: each
+    category's total (±0.01) in column B.
+    """
+
+    id = "computer.category-totals-to-sheet-v0"
+    sdk = True
+    max_steps = 15
+
+    def sample(self, rng):
+        cats = ["Books", "Fuel", "Groceries", "Rent", "Software", "Travel"]
+        rows_tx = [["Id", "Category", "Amount"]]
+        for i in range(600):
+            rows_tx.append([1000 + i, str(rng.choice(cats)), _money(rng, 2, 300)])
+        asked = sorted(str(c) for c in rng.choice(cats, size=4, replace=False))
+        totals = {c: round(sum(r[2] for r in rows_tx[1:] if r[1] == c), 2) for c in asked}
+        return {"path": f"Documents/{_doc_name(rng, 'summary')}.gnumeric",
+                "rows": [["Category", "Total"]] + [[c, None] for c in asked], "csv": write_csv(rows_tx),
+                "totals": totals, "others": _distractors(rng)}
+
+    def instruction(self, params):
+        return (f"data/transactions.csv lists 600 transactions. In {params['path']} (open in the spreadsheet), "
+                "fill the Total column with the sum of the amounts of each listed category, and save it.")
+
+    def setup(self, sb, params):
+        _place(sb, {"data/transactions.csv": params["csv"]})
+        super().setup(sb, params)
+
+    def expected(self, params):
+        rows = [[r[0], params["totals"][r[0]] if r[1] is None and r[0] in params["totals"] else r[1]]
+                for r in params["rows"]]
+        return table(rows), {}
+
+    def check(self, state, params, answer, baseline):
+        want, _ = self.expected(params)
+        return all_of(sheet_equals(state["book"], want, tol=0.01, where=params["path"]),
+                      _files_intact(state, baseline, params["path"]))
+
+    def oracle(self, sb, params):
+        obs = yield _terminal("awk -F, 'NR>1 {t[$2]+=$3} END {for (c in t) printf \"%s %.2f\\n\", c, t[c]}' "
+                              "data/transactions.csv")
+        totals = dict(ln.split() for ln in obs["sdk_output"].splitlines() if len(ln.split()) == 2)
+        yield from _goto(sb, "B2")
+        yield _type("".join(f"{totals.get(r[0], 0)}\n" for r in params["rows"][1:]))
+        yield from _save(sb, params["path"])
+        yield _finish()
+
+
+@register_task
+class StockFromFilesToSheet(_SheetTask):
+    """Hybrid: look up stock counts in 120 warehouse bin files (terminal: grep) and fill an inventory workbook (GUI).
+
+    warehouse/bin-*.txt each hold "sku:", "stock:" and "shelf:" lines; Gnumeric is
+    open on an inventory workbook listing five SKUs. The checker reads the saved
+    workbook: each SKU's stock in column B.
+    """
+
+    id = "computer.stock-from-files-to-sheet-v0"
+    sdk = True
+    max_steps = 15
+
+    def sample(self, rng):
+        skus = [f"K-{int(s)}" for s in rng.choice(np.arange(1000, 9999), size=120, replace=False)]
+        stock = {s: int(rng.integers(0, 500)) for s in skus}
+        asked = [str(s) for s in rng.choice(skus, size=5, replace=False)]
+        return {"path": f"Documents/{_doc_name(rng, 'inventory')}.gnumeric",
+                "rows": [["SKU", "Stock"]] + [[s, None] for s in asked],
+                "bins": {f"warehouse/bin-{i:03d}.txt": f"sku: {s}\nstock: {stock[s]}\nshelf: {chr(65 + i % 6)}{i % 9}\n"
+                         for i, s in enumerate(skus)},
+                "stock": {s: stock[s] for s in asked}, "others": _distractors(rng)}
+
+    def instruction(self, params):
+        return (f"The files in warehouse/ record the stock of each SKU. Fill the Stock column of {params['path']} "
+                "(open in the spreadsheet) for the SKUs it lists, and save it.")
+
+    def setup(self, sb, params):
+        _place(sb, params["bins"])
+        super().setup(sb, params)
+
+    def expected(self, params):
+        return table([params["rows"][0]] + [[r[0], params["stock"][r[0]]] for r in params["rows"][1:]]), {}
+
+    def oracle(self, sb, params):
+        skus = [r[0] for r in params["rows"][1:]]
+        obs = yield _terminal("grep -h -A1 -E '^sku: (" + "|".join(skus) + ")$' warehouse/*.txt")
+        lines = [ln.strip() for ln in obs["sdk_output"].splitlines()]
+        found = {lines[i][5:]: lines[i + 1][7:] for i in range(len(lines) - 1)
+                 if lines[i].startswith("sku: ") and lines[i + 1].startswith("stock: ")}
+        yield from _goto(sb, "B2")
+        yield _type("".join(f"{found.get(s, '')}\n" for s in skus))
+        yield from _save(sb, params["path"])
         yield _finish()
