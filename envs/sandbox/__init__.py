@@ -204,8 +204,10 @@ class Sandbox:
 
     def kill_apps(self) -> None:
         """Stop every app this sandbox started (and, on a desktop, what the panel launched)."""
+        # desktop apps are killed outright: the home they could save into is emptied next anyway
+        first = signal.SIGKILL if self.desktop is not None else signal.SIGTERM
         for proc in self._apps:
-            _kill_group(proc)
+            _kill_group(proc, first)
         self._apps.clear()
         if self.desktop is not None:
             self.desktop.kill_launched()
@@ -343,10 +345,10 @@ def _window_title(d, win) -> str:
     return name.decode("utf-8", "replace") if isinstance(name, bytes) else name
 
 
-def _kill_group(proc: subprocess.Popen) -> None:
+def _kill_group(proc: subprocess.Popen, first: int = signal.SIGTERM) -> None:
     if proc.poll() is None:
         try:
-            os.killpg(proc.pid, signal.SIGTERM)
+            os.killpg(proc.pid, first)
             proc.wait(timeout=2)
         except (ProcessLookupError, subprocess.TimeoutExpired):
             try:

@@ -222,21 +222,14 @@ def _children(pid: int) -> list[int]:
 
 
 def _kill_pid_group(pid: int) -> None:
-    """SIGTERM the process group a panel launch started (tint2 runs each in its own session)."""
-    for sig in (signal.SIGTERM, signal.SIGKILL):
-        try:
-            os.killpg(os.getpgid(pid), sig) if os.getpgid(pid) == pid else os.kill(pid, sig)
-        except ProcessLookupError:
-            return
-        deadline = time.monotonic() + 2.0
-        while time.monotonic() < deadline:
-            try:
-                os.waitpid(pid, os.WNOHANG)
-            except ChildProcessError:
-                pass
-            if not Path(f"/proc/{pid}").exists() or _is_zombie(pid):
-                return
-            time.sleep(0.02)
+    """Kill the process group a panel launch started (tint2 runs each in its own session), and wait for it."""
+    try:
+        os.killpg(pid, signal.SIGKILL) if os.getpgid(pid) == pid else os.kill(pid, signal.SIGKILL)
+    except ProcessLookupError:
+        return
+    deadline = time.monotonic() + 2.0
+    while time.monotonic() < deadline and Path(f"/proc/{pid}").exists() and not _is_zombie(pid):
+        time.sleep(0.01)
 
 
 def _is_zombie(pid: int) -> bool:
