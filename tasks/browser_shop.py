@@ -31,12 +31,12 @@ def page_of(sb, tab: int | None = None):
 
 
 def point(sb, selector: str, tab: int | None = None) -> tuple[int, int]:
-    """Screen pixel of the centre of `selector` in a tab (scrolled into view)."""
-    if tab is None:
-        return sb.browser.screen_point(selector)
+    """Screen pixel of the centre of `selector` in a tab (scrolled into view).
+
+    Like `ChromiumBrowser.screen_point`, for any tab, and patient (8 s) on a loaded machine."""
     loc = page_of(sb, tab).locator(selector).first
-    loc.scroll_into_view_if_needed(timeout=3000)
-    box = loc.bounding_box(timeout=3000)
+    loc.scroll_into_view_if_needed(timeout=8000)
+    box = loc.bounding_box(timeout=8000)
     return sb.browser.to_screen(box["x"] + box["width"] / 2, box["y"] + box["height"] / 2)
 
 

@@ -170,12 +170,9 @@ def validate_checkout(form: dict) -> dict[str, str]:
 class ShopApp:
     """One episode of the shop: catalogue, cart, wishlist, coupon and orders, behind a lock."""
 
-    def __init__(self, seed: int, *, cart: list[dict] = (), wishlist: list[int] = (), n_orders: int = 5,
-                 stock: dict[int, int] | None = None):
+    def __init__(self, seed: int, *, cart: list[dict] = (), wishlist: list[int] = (), n_orders: int = 5):
         self.seed = seed
         self.products = generate_catalogue(seed)
-        for pid, n in (stock or {}).items():
-            self.products[pid - 1]["stock"] = n
         self.by_id = {p["id"]: p for p in self.products}
         self._lock = threading.Lock()
         self.cart: list[dict] = []
