@@ -1,0 +1,227 @@
+"""The computer suite's checkers (hybridgym.reward.files) on fixture homes, archives and config files: no display."""
+
+from __future__ import annotations
+
+import io
+import tarfile
+import zipfile
+
+import numpy as np
+import pytest
+
+from hybridgym.reward.files import (ANY, CALL_USER_ANSWER, archive_holds, config_is, config_value, declined,
+                                    declined_and_unchanged, expected_tree, user_files)
+from hybridgym.tasks import TASKS
+
+HOME = {
+    "Documents/a.txt": b"alpha\n",
+    "Documents/b.txt": b"bravo\n",
+    "Pictures/p.png": b"\x89PNG fake",
+    ".config/app/app.conf": b"[ui]\nx=1\n",
+}
+
+
+def _zip(members: dict[str, bytes]) -> bytes:
+    buf = io.BytesIO()
+    with zipfile.ZipFile(buf, "w") as z:
+        for name, data in members.items():
+            z.writestr(name, data)
+    return buf.getvalue()
+
+
+def _targz(members: dict[str, bytes]) -> bytes:
+    buf = io.BytesIO()
+    with tarfile.open(fileobj=buf, mode="w:gz") as t:
+        for name, data in members.items():
+            info = tarfile.TarInfo(name)
+            info.size = len(data)
+            t.addfile(info, io.BytesIO(data))
+    return buf.getvalue()
+
+
+# -- expected_tree ------------------------------------------------------------------------------
+def test_expected_tree_passes_a_move_and_ignores_app_state():
+    after = {**HOME, "Archive/a.txt": b"alpha\n", ".config/app/app.conf": b"[ui]\nx=2\n", ".cache/x": b"1"}
+    del after["Documents/a.txt"]
+    assert expected_tree(HOME, after, {"Documents/a.txt": None, "Archive/a.txt": b"alpha\n"}).success
+
+
+def test_expected_tree_fails_when_the_source_is_left_behind():
+    after = {**HOME, "Archive/a.txt": b"alpha\n"}
+    r = expected_tree(HOME, after, {"Documents/a.txt": None, "Archive/a.txt": b"alpha\n"})
+    assert not r.success and r.details["unexpected"] == ["Documents/a.txt"]
+
+
+def test_expected_tree_fails_when_another_file_is_damaged_or_deleted():
+    damaged = {**HOME, "Documents/b.txt": b"oops\n"}
+    assert expected_tree(HOME, damaged, {}).details["wrong"] == ["Documents/b.txt"]
+    deleted = {k: v for k, v in HOME.items() if k != "Pictures/p.png"}
+    assert expected_tree(HOME, deleted, {}).details["missing"] == ["Pictures/p.png"]
+
+
+def test_expected_tree_fails_on_an_extra_file():
+    assert not expected_tree(HOME, {**HOME, "stray.txt": b"x"}, {}).success
+
+
+def test_expected_tree_allows_a_final_newline_only_in_changed_files():
+    after = {**HOME, "Documents/a.txt": b"ALPHA"}
+    assert expected_tree(HOME, after, {"Documents/a.txt": b"ALPHA\n"}).success
+    untouched_but_trimmed = {**HOME, "Documents/b.txt": b"bravo"}
+    assert not expected_tree(HOME, untouched_but_trimmed, {}).success
+
+
+def test_expected_tree_any_requires_existence_only():
+    assert expected_tree(HOME, {**HOME, "out.zip": b"whatever"}, {"out.zip": ANY}).success
+    assert not expected_tree(HOME, HOME, {"out.zip": ANY}).success
+
+
+def test_user_files_drops_app_state():
+    assert sorted(user_files(HOME)) == ["Documents/a.txt", "Documents/b.txt", "Pictures/p.png"]
+
+
+# -- archives -----------------------------------------------------------------------------------
+def test_archive_holds_accepts_a_zip_with_the_folder_as_top_level():
+    files = {"r.zip": _zip({"q1/a.txt": b"1", "q1/b.txt": b"2"})}
+    assert archive_holds(files, "r.zip", {"a.txt": b"1", "b.txt": b"2"}, kind="zip").success
+
+
+def test_archive_holds_rejects_missing_or_extra_or_changed_members():
+    want = {"a.txt": b"1", "b.txt": b"2"}
+    assert not archive_holds({"r.zip": _zip({"a.txt": b"1"})}, "r.zip", want).success
+    assert not archive_holds({"r.zip": _zip({**want, "c.txt": b"3"})}, "r.zip", want).success
+    assert not archive_holds({"r.zip": _zip({"a.txt": b"1", "b.txt": b"X"})}, "r.zip", want).success
+
+
+def test_archive_holds_checks_the_format():
+    want = {"a.log": b"x"}
+    assert archive_holds({"l.tar.gz": _targz({"./a.log": b"x"})}, "l.tar.gz", want, kind="tar.gz").success
+    assert not archive_holds({"l.tar.gz": _zip(want)}, "l.tar.gz", want, kind="tar.gz").success
+    assert not archive_holds({"l.zip": _targz(want)}, "l.zip", want, kind="zip").success
+    assert not archive_holds({"l.zip": b"not an archive"}, "l.zip", want).success
+    assert not archive_holds({}, "l.zip", want).success
+
+
+# -- config files -------------------------------------------------------------------------------
+KEYFILE = b"""[org/xfce/mousepad/state/window]
+maximized=true
+
+[org/xfce/mousepad/preferences/view]
+show-line-numbers=true
+font-name='Monospace 12'
+"""
+GALCULATOR = b"""
+[general]
+
+display_result_font="Sans Bold 26"
+mode=1
+
+[constants]
+
+Pi:pi=3.14159265359
+"""
+
+
+def test_config_value_reads_gsettings_keyfiles_and_galculator_conf():
+    assert config_value(KEYFILE, "org/xfce/mousepad/preferences/view", "show-line-numbers") == "true"
+    assert config_value(KEYFILE, "org/xfce/mousepad/preferences/view", "font-name") == "Monospace 12"
+    assert config_value(KEYFILE, "org/xfce/mousepad/state/window", "show-line-numbers") is None
+    assert config_value(GALCULATOR, "general", "mode") == "1"
+    assert config_value(GALCULATOR, "general", "display_result_font") == "Sans Bold 26"
+    assert config_value(None, "general", "mode") is None
+
+
+def test_config_is_wants_the_value_in_the_right_section():
+    files = {"k": KEYFILE}
+    assert config_is(files, "k", "org/xfce/mousepad/preferences/view", "show-line-numbers", "true").success
+    assert not config_is(files, "k", "org/xfce/mousepad/preferences/view", "word-wrap", "true").success
+    assert not config_is({"g": GALCULATOR}, "g", "general", "mode", "2").success
+    assert not config_is({}, "g", "general", "mode", "1").success
+
+
+# -- infeasible ---------------------------------------------------------------------------------
+@pytest.mark.parametrize("answer", [CALL_USER_ANSWER, "I cannot do this: the file does not exist.",
+                                    "LibreOffice is not installed here", "The calculator can't plot graphs",
+                                    "Not possible: there is no version history."])
+def test_declined_recognises_call_user_and_refusals(answer):
+    assert declined(answer)
+
+
+@pytest.mark.parametrize("answer", [None, "", "Done!", "I replaced every word and saved the file."])
+def test_declined_rejects_silence_and_claims_of_success(answer):
+    assert not declined(answer)
+
+
+def test_declined_and_unchanged_fails_if_anything_was_touched():
+    assert declined_and_unchanged("cannot be done", HOME, HOME).success
+    assert not declined_and_unchanged("cannot be done", HOME, {**HOME, "Documents/a.txt": b"changed"}).success
+    assert not declined_and_unchanged(None, HOME, HOME).success
+
+
+# -- the tasks' own checks, on a hand-made home ---------------------------------------------------
+def _task_home(task_id: str, seed: int = 0) -> tuple[dict, dict[str, bytes]]:
+    from hybridgym.tasks.computer import _file_bytes
+    task = TASKS[task_id]
+    params = task.sample(np.random.default_rng(seed))
+    return params, {p: _file_bytes({}, c) for p, c in params["home"].items()}
+
+
+def test_organize_by_extension_check_passes_the_sorted_home_only():
+    task = TASKS["computer.files-organize-by-extension-v0"]
+    params, before = _task_home(task.id)
+    after = {(f"Downloads/{p.rsplit('.', 1)[1]}/{p.split('/', 1)[1]}" if p.startswith("Downloads/") else p): b
+             for p, b in before.items()}
+    assert task.check({"files": after}, params, "", {"files": before}).success
+    assert not task.check({"files": before}, params, "", {"files": before}).success
+
+
+def test_delete_matching_check_fails_when_a_lookalike_is_deleted():
+    task = TASKS["computer.files-delete-matching-v0"]
+    params, before = _task_home(task.id)
+    cleaned = {p: b for p, b in before.items() if not (p.endswith("~") or p.endswith(".tmp"))}
+    assert task.check({"files": cleaned}, params, "", {"files": before}).success
+    too_much = {p: b for p, b in cleaned.items() if "tmp-notes" not in p}
+    assert not task.check({"files": too_much}, params, "", {"files": before}).success
+
+
+def test_append_section_check_wants_the_lines_at_the_end_and_the_text_kept():
+    task = TASKS["computer.editor-append-section-v0"]
+    params, before = _task_home(task.id)
+    path, old = params["path"], before[params["path"]].decode()
+    good = {**before, path: (old + f"\n{params['heading']}\n{params['item']}\n").encode()}
+    assert task.check({"files": good}, params, "", {"files": before}).success
+    reordered = {**before, path: (old + f"{params['item']}\n{params['heading']}\n").encode()}
+    assert not task.check({"files": reordered}, params, "", {"files": before}).success
+    damaged = {**before, path: (old.replace("#", "") + f"{params['heading']}\n{params['item']}\n").encode()}
+    assert not task.check({"files": damaged}, params, "", {"files": before}).success
+
+
+def _dedupe(files: dict[str, bytes], reverse: bool) -> dict[str, bytes]:
+    """Keep one picture of each set of identical pictures: the first name in the given order."""
+    seen, out = set(), {}
+    for p in sorted(files, reverse=reverse):
+        if p.startswith("Pictures/"):
+            if files[p] in seen:
+                continue
+            seen.add(files[p])
+        out[p] = files[p]
+    return out
+
+
+def test_dedupe_check_keeps_the_first_name_of_each_group():
+    task = TASKS["computer.hybrid-dedupe-pictures-v0"]
+    params, before = _task_home(task.id)
+    assert len(_dedupe(before, reverse=False)) < len(before)
+    assert task.check({"files": _dedupe(before, reverse=False)}, params, "", {"files": before}).success
+    assert not task.check({"files": _dedupe(before, reverse=True)}, params, "", {"files": before}).success
+
+
+def test_settings_check_reads_the_config_and_refuses_user_file_damage():
+    task = TASKS["computer.settings-calculator-mode-v0"]
+    params, before = _task_home(task.id)
+    conf = f"[general]\nmode={params['value']}\n".encode()
+    after = {**before, params["config"]: conf}
+    assert task.check({"files": after}, params, "", {"files": before}).success
+    wrong = {**before, params["config"]: b"[general]\nmode=0\n"}
+    assert not task.check({"files": wrong}, params, "", {"files": before}).success
+    doc = next(p for p in before if p.startswith("Documents/"))
+    assert not task.check({"files": {**after, doc: b"x"}}, params, "", {"files": before}).success
