@@ -240,10 +240,14 @@ def install(server, seed: int) -> Drive:
                 return err(404, f"no folder {folder}")
             subs = [{"id": r["id"], "name": r["name"]} for r in folders if r["parent"] == folder]
             files = [r for r in rows("files") if r["folder"] == folder and not r["trashed"]]
-            depth = {0: -1}
-            for r in folders:  # parents come before children
-                depth[r["id"]] = depth[r["parent"]] + 1
-            tree = [{"id": r["id"], "name": r["name"], "depth": depth[r["id"]]} for r in folders]
+            tree: list[dict] = []
+
+            def walk(parent: int, depth: int) -> None:   # depth first: children right under their parent
+                for r in folders:
+                    if r["parent"] == parent:
+                        tree.append({"id": r["id"], "name": r["name"], "depth": depth})
+                        walk(r["id"], depth + 1)
+            walk(0, 0)
             return Response(200, {"folder": folder, "path": path_of(folder), "folders": subs, "files": files,
                                   "tree": tree})
         if req.method == "GET" and op == "search":

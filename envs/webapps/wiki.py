@@ -661,12 +661,13 @@ def render_main(c: Corpus, rng: random.Random) -> str:
     counts = "".join(f'<li><a href="/wiki/category/{slugify(n)}">{html.escape(n)}</a> ({len(c.categories[n])})</li>'
                      for n in ("Countries", "Cities", "People", "Companies", "Rivers", "Universities",
                                "Mountains", "Events"))
-    know = "".join(f"<li>… that {_render_links(c.articles[s].paragraphs[0].split('. ')[0])}?</li>"
-                   for s in rng.sample(c.by_kind["company"], 3))
+    know = "".join("<li>… that " + _render_links(c.articles[s].paragraphs[0].split(". ")[0].replace(
+        c.articles[s].title, f"[[{s}|{c.articles[s].title}]]", 1)) + "?</li>" for s in rng.sample(c.by_kind["company"], 3))
+    featured_text = "".join(f"<p>{_render_links(p)}</p>" for p in featured.paragraphs[:3])
     body = (f'<h1>Welcome to {SITE}</h1><p class="lead">the encyclopedia of the Velorian continent, with '
             f'<b>{len(c)}</b> articles.</p><div class="boxes"><section class="box"><h2>Featured article</h2>'
             f'<h3><a href="/wiki/a/{featured.slug}">{html.escape(featured.title)}</a></h3>'
-            f'<p>{_render_links(featured.paragraphs[0])}</p></section>'
+            f'{featured_text}</section>'
             f'<section class="box"><h2>Browse</h2><ul>{counts}</ul></section>'
             f'<section class="box"><h2>Did you know</h2><ul>{know}</ul></section></div>')
     return _page("Main page", body)

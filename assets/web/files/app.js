@@ -21,7 +21,8 @@ function human(bytes) {
   return (bytes / 1024 / 1024).toFixed(1) + " MB";
 }
 
-const ICONS = { csv: "▦", txt: "≣", json: "{}", zip: "▣", pdf: "⎙", folder: "📁" };
+const FOLDER_SVG = '<svg class="fold" width="18" height="14" viewBox="0 0 18 14"><path d="M1 2.5A1.5 1.5 0 0 1 2.5 1H7l2 2h6.5A1.5 1.5 0 0 1 17 4.5v7a1.5 1.5 0 0 1-1.5 1.5h-13A1.5 1.5 0 0 1 1 11.5z" fill="#5f6368"/></svg>';
+const ICONS = { csv: "▦", txt: "≣", json: "{}", zip: "▣", pdf: "⎙", folder: FOLDER_SVG };
 
 function esc(s) {
   return String(s).replace(/[&<>"]/g, (c) => ({ "&": "&amp;", "<": "&lt;", ">": "&gt;", '"': "&quot;" }[c]));
