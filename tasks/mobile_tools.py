@@ -16,7 +16,7 @@ from hybridgym.reward.phone import answer_in
 from hybridgym.reward.phone_tools import answer_amount, answer_date, phone_changed, setting_near, text_appended
 
 from .base import Task, register_task
-from .mobile import PHONE_FIELDS
+from .mobile import OK, PHONE_FIELDS, done, open_app, phone_world, reach, tap, typed
 
 TOOL_FIELDS = {
     "notes": ("title", "body", "pinned", "updated"),
@@ -26,10 +26,6 @@ TOOL_FIELDS = {
     "expenses": ("title", "amount", "category", "date"),
 }
 FIELDS = {**PHONE_FIELDS, **TOOL_FIELDS}
-
-# the screen on top in the app in front, and the dialog or menu over it (selectors for the oracles)
-TOP = ".app-frame.active > .screen:not(.hidden) "
-SCRIM = ".app-frame.active > .scrim "
 
 # ---- the seeded world ----------------------------------------------------------------------------------------
 
@@ -142,66 +138,30 @@ def world(rng: np.random.Generator) -> dict[str, list[dict]]:
     return {"notes": notes, "settings": settings, "files": files, "photos": photos, "expenses": expenses}
 
 
-_FIRST = ["Ana", "Bilal", "Chen", "Dara", "Elif", "Femi", "Greta", "Hiro", "Ines", "Jonas", "Kira", "Luca", "Maya", "Nour"]
-_LAST = ["Alvarez", "Berg", "Costa", "Dubois", "Eriksen", "Fischer", "Haddad", "Jensen", "Moreau", "Okafor", "Rossi", "Sato"]
-
-
-def _contacts(rng: np.random.Generator, n: int) -> list[dict]:
-    """n contacts with distinct first names, sorted by name."""
-    first = _pick(rng, _FIRST, n)
-    return [{"name": f"{f} {_pick(rng, _LAST)}", "phone": f"+1 555 {int(rng.integers(100, 1000))} {int(rng.integers(1000, 10000))}",
-             "email": f"{f.lower()}@example.com", "favorite": False} for f in sorted(first)]
-
-
 def _by(rows: list[dict], **match) -> dict:
     return next(r for r in rows if all(r[k] == v for k, v in match.items()))
 
 
-# ---- oracle steps ------------------------------------------------------------------------------------------------
-
-def tap(sb, selector: str) -> dict:
-    x, y = sb.browser.screen_point(selector)
-    return {"action_type": "tap", "x": x, "y": y}
-
-
-def long_press(sb, selector: str) -> Iterator[dict]:
-    """A long press, then a short pause: the shell ignores a tap in the 400 ms after a long press."""
-    x, y = sb.browser.screen_point(selector)
-    yield {"action_type": "long_press", "x": x, "y": y}
-    yield {"action_type": "wait", "seconds": 0.5}
-
-
-def open_app(name: str) -> dict:
-    return {"action_type": "open_app", "app_name": name}
-
-
-def type_text(text: str) -> dict:
-    return {"action_type": "type", "text": text}
-
-
-def finished(content: str = "") -> dict:
-    return {"action_type": "finished", "content": content}
-
+# ---- oracle steps (the shell's helpers are in tasks/mobile.py: tap, reach, typed, open_app, done, OK) ----------
 
 def menu_choice(value: str) -> str:
-    return f'{SCRIM}.menu button[data-value="{value}"]'
-
-
-CONFIRM = f'{SCRIM}.dialog button[data-value="ok"]'
+    """A choice in the bottom sheet the shell's ctx.menu shows."""
+    return f'.scrim .menu button[data-value="{value}"]'
 
 
 # ---- the task family ---------------------------------------------------------------------------------------------
 
 class ToolTask(Task):
-    """A phone task on the tool apps. The phone starts on the home screen at 2026-03-14 09:30 with every tool
-    app seeded from the reset seed (`world`), plus what the task adds; the checker compares all the phone's
+    """A phone task on the tool apps. The phone starts on the home screen at 2026-03-14 09:30 with every
+    app seeded from the reset seed (`world` for the tool apps, `phone_world` for contacts, messages, calls,
+    alarms and events), plus what the task adds; the checker compares all the phone's
     collections before and after (`phone_changed`) and, for questions, the answer."""
 
     suite = "mobile"
     max_steps = 12
 
     def sample(self, rng: np.random.Generator) -> dict:
-        params = {"world": world(rng)}
+        params = {"world": {**world(rng), **phone_world(rng)}}
         params.update(self.draw(rng, params["world"]))
         return params
 
@@ -267,11 +227,11 @@ class NoteCreate(ToolTask):
         yield open_app("notes")
         yield tap(sb, "#notes-add")
         yield tap(sb, "#note-title")
-        yield type_text(params["title"])
+        yield typed(params["title"])
         yield tap(sb, "#note-body")
-        yield type_text(params["body"])
+        yield typed(params["body"])
         yield tap(sb, "#note-save")
-        yield finished()
+        yield done()
 
 
 @register_task
@@ -300,13 +260,13 @@ class NoteAppend(ToolTask):
     def oracle(self, sb, params):
         rid = record_id(params, "notes", title=params["title"])
         yield open_app("notes")
-        yield tap(sb, f'.note-item[data-id="{rid}"]')
+        yield from reach(sb, f'.note-item[data-id="{rid}"]')
         box = sb.browser.page.locator("#note-body").bounding_box()   # below the text: the caret goes to its end
         x, y = sb.browser.to_screen(box["x"] + box["width"] / 2, box["y"] + box["height"] - 30)
         yield {"action_type": "tap", "x": x, "y": y}
-        yield type_text(" " + params["addition"])
+        yield typed(" " + params["addition"])
         yield tap(sb, "#note-save")
-        yield finished()
+        yield done()
 
 
 @register_task
@@ -326,9 +286,9 @@ class NotePin(ToolTask):
 
     def oracle(self, sb, params):
         yield open_app("notes")
-        yield from long_press(sb, f'.note-item[data-id="{record_id(params, "notes", title=params["title"])}"]')
+        yield from reach(sb, f'.note-item[data-id="{record_id(params, "notes", title=params["title"])}"]', "long_press")
         yield tap(sb, menu_choice("pin"))
-        yield finished()
+        yield done()
 
 
 @register_task
@@ -348,10 +308,10 @@ class NoteDelete(ToolTask):
 
     def oracle(self, sb, params):
         yield open_app("notes")
-        yield from long_press(sb, f'.note-item[data-id="{record_id(params, "notes", title=params["title"])}"]')
+        yield from reach(sb, f'.note-item[data-id="{record_id(params, "notes", title=params["title"])}"]', "long_press")
         yield tap(sb, menu_choice("delete"))
-        yield tap(sb, CONFIRM)
-        yield finished()
+        yield tap(sb, OK)
+        yield done()
 
 
 @register_task
@@ -375,8 +335,8 @@ class NoteLookup(Question):
 
     def oracle(self, sb, params):
         yield open_app("notes")
-        yield tap(sb, f'.note-item[data-id="{record_id(params, "notes", title="Door codes")}"]')
-        yield finished(params["code"])
+        yield from reach(sb, f'.note-item[data-id="{record_id(params, "notes", title="Door codes")}"]')
+        yield done(params["code"])
 
 
 # ---- Settings ------------------------------------------------------------------------------------------------
@@ -407,7 +367,7 @@ class SettingsToggle(ToolTask):
         yield open_app("settings")
         yield tap(sb, _TOGGLES[params["key"]][1])
         yield tap(sb, f"#sw-{params['key']}")
-        yield finished()
+        yield done()
 
 
 @register_task
@@ -426,7 +386,7 @@ class SettingsDnd(ToolTask):
         yield open_app("settings")
         yield tap(sb, "#set-sound")
         yield tap(sb, "#sw-dnd")
-        yield finished()
+        yield done()
 
 
 @register_task
@@ -456,7 +416,7 @@ class SettingsBrightness(ToolTask):
         box = sb.browser.page.locator("#brightness-track").bounding_box()
         x2, _ = sb.browser.to_screen(box["x"] + box["width"] * params["target"] / 100, 0)
         yield {"action_type": "drag", "x1": x1, "y1": y1, "x2": x2, "y2": y1}
-        yield finished()
+        yield done()
 
 
 @register_task
@@ -479,7 +439,7 @@ class SettingsRingtone(ToolTask):
         yield tap(sb, "#set-sound")
         yield tap(sb, "#set-ringtone")
         yield tap(sb, menu_choice(params["ringtone"]))
-        yield finished()
+        yield done()
 
 
 @register_task
@@ -504,15 +464,15 @@ class SettingsDisplay(ToolTask):
         yield tap(sb, "#sw-dark_mode")
         yield tap(sb, "#set-font-size")
         yield tap(sb, menu_choice(params["font_size"]))
-        yield finished()
+        yield done()
 
 
 # ---- Files ---------------------------------------------------------------------------------------------------
 
 def _open_file_menu(sb, params: dict, name: str, folder: str) -> Iterator[dict]:
     yield open_app("files")
-    yield tap(sb, f'.folder-row[data-folder="{folder}"]')
-    yield tap(sb, f'{TOP}.file-more[data-id="{record_id(params, "files", name=name, folder=folder)}"]')
+    yield from reach(sb, f'.folder-row[data-folder="{folder}"]')
+    yield from reach(sb, f'.file-more[data-id="{record_id(params, "files", name=name, folder=folder)}"]')
 
 
 def _draw_file(rng, w) -> dict:
@@ -542,10 +502,10 @@ class FileRename(ToolTask):
     def oracle(self, sb, params):
         yield from _open_file_menu(sb, params, params["name"], params["folder"])
         yield tap(sb, menu_choice("rename"))
-        yield type_text(params["new_name"])   # the dialog opens with the old name selected
+        yield typed(params["new_name"])   # the dialog opens with the old name selected
         yield {"action_type": "press_back"}   # hide the keyboard first: the dialog moves when it goes
-        yield tap(sb, CONFIRM)
-        yield finished()
+        yield tap(sb, OK)
+        yield done()
 
 
 @register_task
@@ -570,7 +530,7 @@ class FileMove(ToolTask):
         yield from _open_file_menu(sb, params, params["name"], params["folder"])
         yield tap(sb, menu_choice("move"))
         yield tap(sb, menu_choice(params["to"]))
-        yield finished()
+        yield done()
 
 
 @register_task
@@ -591,8 +551,8 @@ class FileDelete(ToolTask):
     def oracle(self, sb, params):
         yield from _open_file_menu(sb, params, params["name"], params["folder"])
         yield tap(sb, menu_choice("delete"))
-        yield tap(sb, CONFIRM)
-        yield finished()
+        yield tap(sb, OK)
+        yield done()
 
 
 def _largest(w: dict, folder: str) -> str:
@@ -617,10 +577,10 @@ class FileLargest(Question):
 
     def oracle(self, sb, params):
         yield open_app("files")
-        yield tap(sb, f'.folder-row[data-folder="{params["folder"]}"]')
+        yield from reach(sb, f'.folder-row[data-folder="{params["folder"]}"]')
         yield tap(sb, "#files-sort")
         yield tap(sb, menu_choice("size"))
-        yield finished(params["answer"])
+        yield done(params["answer"])
 
 
 # ---- Gallery -------------------------------------------------------------------------------------------------
@@ -650,9 +610,9 @@ class PhotoFavorite(ToolTask):
 
     def oracle(self, sb, params):
         yield open_app("gallery")
-        yield tap(sb, f'.thumb[data-id="{_photo_id(params, params["photo"])}"]')
+        yield from reach(sb, f'.thumb[data-id="{_photo_id(params, params["photo"])}"]')
         yield tap(sb, "#photo-fav")
-        yield finished()
+        yield done()
 
 
 @register_task
@@ -672,10 +632,10 @@ class PhotoTrash(ToolTask):
 
     def oracle(self, sb, params):
         yield open_app("gallery")
-        yield tap(sb, f'.thumb[data-id="{_photo_id(params, params["photo"])}"]')
+        yield from reach(sb, f'.thumb[data-id="{_photo_id(params, params["photo"])}"]')
         yield tap(sb, "#photo-delete")
-        yield tap(sb, CONFIRM)
-        yield finished()
+        yield tap(sb, OK)
+        yield done()
 
 
 @register_task
@@ -698,10 +658,10 @@ class PhotoMove(ToolTask):
 
     def oracle(self, sb, params):
         yield open_app("gallery")
-        yield tap(sb, f'.thumb[data-id="{_photo_id(params, params["photo"])}"]')
+        yield from reach(sb, f'.thumb[data-id="{_photo_id(params, params["photo"])}"]')
         yield tap(sb, "#photo-move")
         yield tap(sb, menu_choice(params["album"]))
-        yield finished()
+        yield done()
 
 
 @register_task
@@ -722,10 +682,10 @@ class PhotoRestore(ToolTask):
     def oracle(self, sb, params):
         yield open_app("gallery")
         yield tap(sb, "#tab-albums")
-        yield tap(sb, '.album-card[data-album="__trash"]')
-        yield tap(sb, f'{TOP}.thumb[data-id="{_photo_id(params, params["photo"])}"]')
+        yield from reach(sb, '.album-card[data-album="__trash"]')
+        yield from reach(sb, f'.thumb[data-id="{_photo_id(params, params["photo"])}"]')
         yield tap(sb, "#photo-restore")
-        yield finished()
+        yield done()
 
 
 @register_task
@@ -747,7 +707,7 @@ class AlbumCount(Question):
     def oracle(self, sb, params):
         yield open_app("gallery")
         yield tap(sb, "#tab-albums")
-        yield finished(str(params["count"]))
+        yield done(str(params["count"]))
 
 
 @register_task
@@ -768,8 +728,8 @@ class PhotoDate(Question):
 
     def oracle(self, sb, params):
         yield open_app("gallery")
-        yield tap(sb, f'.thumb[data-id="{_photo_id(params, params["photo"])}"]')
-        yield finished(params["date"])
+        yield from reach(sb, f'.thumb[data-id="{_photo_id(params, params["photo"])}"]')
+        yield done(params["date"])
 
 
 # ---- Expenses ------------------------------------------------------------------------------------------------
@@ -777,12 +737,12 @@ class PhotoDate(Question):
 def _fill_expense(sb, e: dict) -> Iterator[dict]:
     """On an empty expense form: type the title and amount, pick the category, replace the date, save."""
     yield tap(sb, "#exp-title")
-    yield type_text(e["title"])
+    yield typed(e["title"])
     yield tap(sb, "#exp-amount")
-    yield type_text(f"{e['amount']:.2f}")
+    yield typed(f"{e['amount']:.2f}")
     yield tap(sb, f'.cat-opt[data-cat="{e["category"]}"]')
     yield tap(sb, "#exp-date-clear")
-    yield type_text(e["date"])
+    yield typed(e["date"])
     yield tap(sb, "#exp-save")
 
 
@@ -822,7 +782,7 @@ class ExpenseAdd(ToolTask):
         yield open_app("expenses")
         yield tap(sb, "#exp-add")
         yield from _fill_expense(sb, params["expense"])
-        yield finished()
+        yield done()
 
 
 def _draw_march_expense(rng, w) -> dict:
@@ -856,11 +816,11 @@ class ExpenseEdit(ToolTask):
     def oracle(self, sb, params):
         rid = record_id(params, "expenses", title=params["title"], date=params["date"])
         yield open_app("expenses")
-        yield tap(sb, f'.exp-row[data-id="{rid}"]')
+        yield from reach(sb, f'.exp-row[data-id="{rid}"]')
         yield tap(sb, "#exp-amount-clear")
-        yield type_text(f"{params['new_amount']:.2f}")
+        yield typed(f"{params['new_amount']:.2f}")
         yield tap(sb, "#exp-save")
-        yield finished()
+        yield done()
 
 
 @register_task
@@ -880,10 +840,10 @@ class ExpenseDelete(ToolTask):
 
     def oracle(self, sb, params):
         yield open_app("expenses")
-        yield tap(sb, f'.exp-row[data-id="{record_id(params, "expenses", title=params["title"], date=params["date"])}"]')
+        yield from reach(sb, f'.exp-row[data-id="{record_id(params, "expenses", title=params["title"], date=params["date"])}"]')
         yield tap(sb, "#exp-delete")
-        yield tap(sb, CONFIRM)
-        yield finished()
+        yield tap(sb, OK)
+        yield done()
 
 
 @register_task
@@ -910,7 +870,7 @@ class ExpenseTotal(Question):
         yield open_app("expenses")
         yield from _to_month(sb, f"2026-{params['month']:02d}")
         yield tap(sb, f'.chip[data-cat="{params["category"]}"]')
-        yield finished(f"${params['total']:.2f}")
+        yield done(f"${params['total']:.2f}")
 
 
 # ---- across apps ---------------------------------------------------------------------------------------------
@@ -924,17 +884,11 @@ class MessageToExpense(ToolTask):
     max_steps = 20
 
     def draw(self, rng, w):
-        contacts = _contacts(rng, 4)
-        friend = contacts[0]
+        friend = _pick(rng, w["contacts"])
         e = _new_expense(rng)
-        w["contacts"] = contacts
-        w["messages"] = [
-            {"contact": contacts[1]["name"], "phone": contacts[1]["phone"], "body": "Running 10 minutes late, sorry!",
-             "time": "2026-03-13 18:02", "outgoing": False, "read": True},
-            {"contact": friend["name"], "phone": friend["phone"],
-             "body": f"I paid ${e['amount']:.2f} for the {e['title'].lower()} on {e['date']}, add it to your expenses?",
-             "time": "2026-03-14 08:47", "outgoing": False, "read": False},
-        ]
+        w["messages"].append({"contact": friend["name"], "phone": friend["phone"],
+                              "body": f"I paid ${e['amount']:.2f} for the {e['title'].lower()} on {e['date']}, add it to your expenses?",
+                              "time": "2026-03-14 08:47", "outgoing": False, "read": False})
         return {"friend": friend["name"], "expense": e}
 
     def instruction(self, params):
@@ -950,7 +904,7 @@ class MessageToExpense(ToolTask):
         yield open_app("expenses")
         yield tap(sb, "#exp-add")
         yield from _fill_expense(sb, params["expense"])
-        yield finished()
+        yield done()
 
 
 @register_task
@@ -962,7 +916,6 @@ class ContactToNote(ToolTask):
     max_steps = 20
 
     def draw(self, rng, w):
-        w["contacts"] = _contacts(rng, 5)
         c = _pick(rng, w["contacts"])
         return {"name": c["name"], "phone": c["phone"]}
 
@@ -978,11 +931,11 @@ class ContactToNote(ToolTask):
         yield open_app("notes")
         yield tap(sb, "#notes-add")
         yield tap(sb, "#note-title")
-        yield type_text(f"Call {params['name']}")
+        yield typed(f"Call {params['name']}")
         yield tap(sb, "#note-body")
-        yield type_text(params["phone"])
+        yield typed(params["phone"])
         yield tap(sb, "#note-save")
-        yield finished()
+        yield done()
 
 
 @register_task
@@ -998,8 +951,7 @@ class EventToExpense(ToolTask):
         place = _pick(rng, ["Luigi's", "the Harbour Grill", "Casa Verde", "Sakura House"])
         event = {"title": f"Dinner at {place}", "date": e["date"], "start": "19:30", "end": "21:30", "location": place,
                  "notes": ""}
-        other = {"title": "Dentist", "date": _day(rng, (2, 3)), "start": "10:00", "end": "10:30", "location": "", "notes": ""}
-        w["events"] = [other, event]
+        w["events"].append(event)
         e.update(title=event["title"], category="Food")
         return {"expense": e}
 
@@ -1016,7 +968,7 @@ class EventToExpense(ToolTask):
         yield open_app("expenses")
         yield tap(sb, "#exp-add")
         yield from _fill_expense(sb, params["expense"])
-        yield finished()
+        yield done()
 
 
 @register_task
@@ -1039,14 +991,14 @@ class LargestFileToNote(ToolTask):
 
     def oracle(self, sb, params):
         yield open_app("files")
-        yield tap(sb, '.folder-row[data-folder="Download"]')
+        yield from reach(sb, '.folder-row[data-folder="Download"]')
         yield tap(sb, "#files-sort")
         yield tap(sb, menu_choice("size"))
         yield open_app("notes")
         yield tap(sb, "#notes-add")
         yield tap(sb, "#note-title")
-        yield type_text(params["title"])
+        yield typed(params["title"])
         yield tap(sb, "#note-body")
-        yield type_text(params["answer"])
+        yield typed(params["answer"])
         yield tap(sb, "#note-save")
-        yield finished()
+        yield done()
