@@ -446,6 +446,45 @@ class AdminFixValidation(SettingsTask):
         yield {"action_type": "finished", "content": ""}
 
 
+@register_task
+class AdminNotifications(SettingsTask):
+    """Set up notifications: the activity digest frequency, two alert switches and a Slack webhook.
+
+    Radio buttons, switches that may already be on or off, and a text field that
+    the backend validates. The checker wants exactly those settings changed.
+    """
+
+    id = "browser.admin-notifications-v0"
+    max_steps = 16
+
+    def sample(self, rng):
+        seed, data = _sample_data(rng)
+        n = data["settings"]["notifications"]
+        hook = f"https://hooks.slack.com/services/T{int(rng.integers(10**7, 10**8))}/B{int(rng.integers(10**7, 10**8))}"
+        return {"data_seed": seed, "digest": _pick(rng, [d for d in adm.DIGESTS if d != n["digest"]]),
+                "failed": not n["notify_failed_login"], "billing": not n["notify_billing"], "webhook": hook}
+
+    def instruction(self, p):
+        return (f"In the admin console's notification settings, set the activity digest to "
+                f"{p['digest'].capitalize()}, turn {'on' if p['failed'] else 'off'} the emails about failed sign-ins, turn "
+                f"{'on' if p['billing'] else 'off'} the billing emails, and send alerts to the Slack webhook {p['webhook']}. "
+                "Save the changes.")
+
+    def check(self, state, p, answer, baseline):
+        return admin_state_changed(baseline, state, settings={"notifications": {
+            "digest": p["digest"], "notify_failed_login": p["failed"], "notify_billing": p["billing"],
+            "slack_webhook": p["webhook"]}})
+
+    def oracle(self, sb, p):
+        yield from self.open_section(sb, "notifications")
+        yield click(sb, f"input[name=digest][value=\"{p['digest']}\"]")
+        yield click(sb, "label.switch:has(#s-notify_failed_login)")
+        yield click(sb, "label.switch:has(#s-notify_billing)")
+        yield from fill(sb, "#s-slack_webhook", p["webhook"])
+        yield from self.save_section(sb, "notifications")
+        yield {"action_type": "finished", "content": ""}
+
+
 _NEW_PEOPLE = [("Ines Duarte", "ines.duarte"), ("Tomasz Wrona", "tomasz.wrona"), ("Leila Karimi", "leila.karimi"),
                ("Noah Brandt", "noah.brandt"), ("Sofia Lund", "sofia.lund"), ("Arjun Mehta", "arjun.mehta")]
 _PARTNER_DOMAINS = ["contractors.example", "partner-labs.example", "agency.example", "consult.example"]
