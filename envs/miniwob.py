@@ -57,11 +57,10 @@ SHORT_STEPS, LONG_STEPS = 15, 30
 # starts, the 10-s timer is cleared and core.EP_TIMER holds a non-null token (endEpisode still
 # takes the episode's one reward), and the countdown display is stopped. Resolves once the task
 # says it is ready (flight pages load an iframe) and a frame with the new episode was drawn.
-# Returns null, doing nothing, if the page cannot be reused (not a MiniWoB page any more, or
-# keyboard focus outside it, e.g. in the address bar): the env then reloads it.
+# Returns null, doing nothing, if the page is not a MiniWoB page any more: the env reloads it.
 _START_JS = """
 async ([seed, mode]) => {
-  if (typeof core === 'undefined' || !core.cover_div || !document.hasFocus()) return null;
+  if (typeof core === 'undefined' || !core.cover_div) return null;
   if (!core.__hybridgymUntimed) {
     const start = core.startEpisodeReal;
     core.startEpisodeReal = function () {
@@ -248,8 +247,8 @@ class MiniWoBEnv(BrowserEnv):
     The page's episode restarted with `Math.seedrandom(<seed drawn from the reset seed>)`
     and data mode "train" (reset seeds < 1000) or "test" (the others), as MiniWoB's own env
     restarts it. The page is reloaded when the task changes, when the last episode left
-    it (navigation, extra tabs, focus outside the page), or at every reset with
-    `fresh_page=True`; otherwise the episode is restarted in the loaded page.
+    it (navigation, extra tabs), or at every reset with `fresh_page=True`; otherwise the
+    episode is restarted in the loaded page. Keyboard focus is given back to the page.
 
     ## Episode End
     Terminated when the page ends the episode, or on `finished(...)`/`call_user()`;
@@ -313,6 +312,9 @@ class MiniWoBEnv(BrowserEnv):
     def _prepare(self, task: Task, params: dict) -> None:
         """Start the page's episode (MiniWoB's seed and data mode) and read its instruction."""
         args = [params["seed"], self._data_mode]
+        # keyboard focus back to the page (the last episode may have left it in the address bar;
+        # the page cannot tell: Playwright emulates document.hasFocus())
+        self.sandbox.browser.page.bring_to_front()
         utterance = self.sandbox.browser.page.evaluate(_START_JS, args)
         if utterance is None:   # the last episode left the page unusable: reload it
             task.load_page(self.sandbox)

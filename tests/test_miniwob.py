@@ -126,11 +126,18 @@ def test_unrunnable_task_is_refused_with_the_reason():
         MiniWoBEnv("hover-shape")
 
 
-def test_reset_reloads_a_page_that_lost_keyboard_focus(env):
+def test_reset_gives_keyboard_focus_back_to_the_page(env):
     env.reset(seed=0, options={"task": "enter-text"})
-    env.sandbox.browser.page.evaluate("window.__marker = 1")
     env.step({"action_type": "hotkey", "keys": ["ctrl", "l"]})      # focus the address bar
-    obs, _ = env.reset(seed=0, options={"task": "enter-text"})
+    env.reset(seed=0, options={"task": "enter-text"})
     page = env.sandbox.browser.page
-    assert page.evaluate("window.__marker === undefined && document.hasFocus()")
-    assert obs["instruction"].startswith("Enter ")
+    page.evaluate("window.__keys = 0; addEventListener('keydown', () => window.__keys++)")
+    env.step({"action_type": "type", "text": "ab"})
+    assert page.evaluate("window.__keys") == 2
+
+
+def test_reset_reloads_a_page_the_agent_navigated_away_from(env):
+    env.reset(seed=0, options={"task": "click-test"})
+    env.sandbox.browser.page.evaluate("history.pushState({}, '', '#elsewhere'); window.core = undefined")
+    obs, _ = env.reset(seed=0, options={"task": "click-test"})
+    assert obs["instruction"] == "Click the button."
