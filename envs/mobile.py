@@ -144,6 +144,7 @@ class PhoneSandbox(Sandbox):
             super().execute(action)
 
 
+_TOUCH = (A.Tap, A.Click, A.LongPress, A.Swipe, A.Drag, A.Scroll, A.TypeText, A.Hotkey, A.PressBack, A.PressHome, A.OpenApp)
 _IDLE = ("window.phone && phone.idle ? Promise.race([phone.idle(), new Promise(r => setTimeout(r, 2000))]) : true")
 _CLOCKED: weakref.WeakSet = weakref.WeakSet()   # browser contexts with Playwright's clock installed
 
@@ -217,9 +218,16 @@ class MobileEnv(HybridEnv):
         return PhoneSandbox(*self.screen_size, browser="app", scale=2.0, touch=True, web_root=ASSETS / "phone")
 
     def _after_actions(self, actions: list[A.Action]) -> None:
-        # an app that answered the touch with a backend request renders when it returns: wait for it
-        if actions and self.sandbox.browser.page is not None:
-            self.sandbox.browser.page.evaluate(_IDLE)
+        # Before looking: the page has received the step's input (an input barrier through X),
+        # and an app that answered it with a backend request has rendered the reply.
+        b = self.sandbox.browser
+        if b.page is None or not any(isinstance(a, _TOUCH) for a in actions):
+            return
+        try:
+            b.flush_input(self.sandbox.input, max_frames=30)
+        except RuntimeError:
+            pass   # no barrier (the page lost focus): fall back on the screen settling
+        b.page.evaluate(_IDLE)
 
     def _system_action(self, act: A.Action) -> None:
         ph = self.sandbox.phone

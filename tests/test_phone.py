@@ -1,0 +1,189 @@
+"""The phone shell (home, back, open_app, recents, shade, keyboard), its touch input, and the phone checkers."""
+
+from __future__ import annotations
+
+import pytest
+
+from hybridgym.mobile import ChromiumPhone, PhoneBackend
+from hybridgym.reward.phone import answer_in, collections_changed, row_diff, same_value
+
+
+# ---- checkers (plain data) ----------------------------------------------------------------------
+BEFORE = {
+    "contacts": [{"id": 1, "name": "Ana Costa", "phone": "+1 555 100 2000", "favorite": False},
+                 {"id": 2, "name": "Bo Li", "phone": "+1 555 300 4000", "favorite": True}],
+    "messages": [{"id": 3, "phone": "+1 555 100 2000", "body": "hi", "read": False}],
+}
+
+
+def _after(changes: dict | None = None):
+    after = {k: [dict(r) for r in v] for k, v in BEFORE.items()}
+    for (col, rid), fields in (changes or {}).items():
+        row = next(r for r in after[col] if r["id"] == rid)
+        row.update(fields)
+    return after
+
+
+def test_collections_changed_accepts_exactly_the_asked_addition():
+    after = _after()
+    after["contacts"].append({"id": 9, "name": "cara  diaz", "phone": "+1 (555) 777-8888", "favorite": False})
+    assert collections_changed(BEFORE, after, {"contacts": {"added": [{"name": "Cara Diaz", "phone": "+15557778888"}]}}).success
+
+
+def test_collections_changed_rejects_an_extra_row_a_touched_distractor_and_a_missing_change():
+    after = _after()
+    after["contacts"] += [{"id": 9, "name": "Cara", "phone": "1"}, {"id": 10, "name": "Cara", "phone": "1"}]
+    assert not collections_changed(BEFORE, after, {"contacts": {"added": [{"name": "Cara"}]}}).success
+    touched = _after({("contacts", 2): {"favorite": False}})
+    assert not collections_changed(BEFORE, touched, {"contacts": {"changed": {1: {"favorite": True}}}}).success
+    assert not collections_changed(BEFORE, _after(), {"contacts": {"removed": [1]}}).success
+    also = _after({("contacts", 1): {"favorite": True, "name": "Ana C"}})
+    assert not collections_changed(BEFORE, also, {"contacts": {"changed": {1: {"favorite": True}}}}).success
+
+
+def test_collections_changed_accepts_a_change_and_a_removal_and_ignores_listed_fields():
+    after = _after({("contacts", 1): {"favorite": True}, ("messages", 3): {"read": True}})
+    after["contacts"] = [r for r in after["contacts"] if r["id"] != 2]
+    want = {"contacts": {"changed": {1: {"favorite": True}}, "removed": [2]}}
+    assert collections_changed(BEFORE, after, want, ignore={"messages": ("read",)}).success
+    assert not collections_changed(BEFORE, after, want).success   # read counts unless ignored
+
+
+def test_same_value_reads_text_phone_numbers_and_flags_like_a_person():
+    assert same_value("Main St 4", "main st  4")
+    assert same_value("+1 555 100 2000", "+1-555-100-2000")
+    assert not same_value("+1 555 100 2000", "+1 555 100 2001")
+    assert not same_value(True, 1) and same_value(3, 3.0) and not same_value("3", 3)
+    assert row_diff(BEFORE["contacts"], BEFORE["contacts"][:1]).removed == [BEFORE["contacts"][1]]
+
+
+def test_answer_in_needs_one_accepted_form():
+    assert answer_in(" 09:30 ", ["09:30", "9:30"]).success
+    assert not answer_in("09:30 or 10:30", ["09:30"]).success
+    assert not answer_in(None, ["09:30"]).success
+
+
+# ---- the live phone ---------------------------------------------------------------------------------
+@pytest.fixture
+def phone_env(suite_env):
+    env = suite_env("mobile").unwrapped
+    env.reset(seed=0, options={"task": "mobile.message-reply-v0"})
+    return env
+
+
+def state(env) -> dict:
+    return env.sandbox.browser.page.evaluate("phone.state()")
+
+
+def step(env, **action) -> dict:
+    obs, _, _, _, info = env.step(action)
+    assert not info["action_error"], info["action_error"]
+    return obs
+
+
+def tap(env, sel: str) -> None:
+    x, y = env.sandbox.browser.screen_point(f"{sel} >> visible=true")
+    step(env, action_type="tap", x=x, y=y)
+
+
+def test_chromium_phone_is_a_phone_backend(phone_env):
+    assert isinstance(phone_env.sandbox.phone, ChromiumPhone)
+    assert isinstance(phone_env.sandbox.phone, PhoneBackend)
+
+
+def test_open_app_by_id_or_name_recents_switch_back_and_home(phone_env):
+    env = phone_env
+    step(env, action_type="open_app", app_name="contacts")
+    tap(env, "#add-contact")
+    assert state(env)["depth"] == 2
+    step(env, action_type="open_app", app_name="PHONE")          # display name of the dialer, any case
+    assert state(env)["app"] == "dialer"
+    tap(env, "#nav-recents")
+    assert state(env)["recents"] and state(env)["running"] == ["dialer", "contacts"]
+    tap(env, '.recent-card[data-app="contacts"] .peek')            # switching resumes the app where it was
+    assert state(env)["app"] == "contacts" and state(env)["depth"] == 2
+    step(env, action_type="press_back")                               # in-app screen first
+    assert state(env)["app"] == "contacts" and state(env)["depth"] == 1
+    step(env, action_type="press_back")                               # then the app closes to home
+    assert state(env)["app"] is None
+    step(env, action_type="open_app", app_name="calendar")
+    step(env, action_type="press_home")
+    assert state(env)["app"] is None
+    _, _, _, _, info = env.step({"action_type": "open_app", "app_name": "Weather"})
+    assert "no app named 'Weather'" in info["action_error"]
+
+
+def test_swipe_down_from_status_bar_opens_the_shade_and_a_notification_opens_its_app(phone_env):
+    env = phone_env
+    assert state(env)["notifications"] >= 1       # the unread message
+    step(env, action_type="swipe", x1=360, y1=20, x2=360, y2=900)
+    assert state(env)["shade"]
+    tap(env, ".notif")
+    s = state(env)
+    assert not s["shade"] and s["app"] == "messages" and s["depth"] == 2   # straight into the conversation
+
+
+def test_keyboard_shows_for_a_text_field_its_keys_type_and_x_typing_still_works(phone_env):
+    env = phone_env
+    page = env.sandbox.browser.page
+    step(env, action_type="open_app", app_name="Contacts")
+    tap(env, "#add-contact")
+    assert not state(env)["keyboard"]
+    tap(env, "#name")
+    assert state(env)["keyboard"]
+    tap(env, '#keyboard [data-key="⇧"]')
+    for k in "hi":
+        tap(env, f'#keyboard [data-key="{k}"]')
+    step(env, action_type="type", text=" there")
+    assert page.evaluate("document.querySelector('#name').value") == "Hi there"
+    step(env, action_type="press_back")            # back hides the keyboard first
+    assert not state(env)["keyboard"] and state(env)["depth"] == 2
+
+
+_RECORD_TOUCH = """() => { window.__t = []; for (const t of ['pointerdown', 'pointermove', 'pointerup', 'touchmove', 'longpress'])
+  document.addEventListener(t, e => window.__t.push([t, Date.now(), e.pointerType || '']), true); }"""
+
+
+def test_long_press_is_held_a_second_of_page_time_and_the_next_tap_still_counts(phone_env):
+    env = phone_env
+    page = env.sandbox.browser.page
+    step(env, action_type="open_app", app_name="Phone")
+    tap(env, "#tab-keypad")
+    page.evaluate(_RECORD_TOUCH)
+    x, y = env.sandbox.browser.screen_point("#dial-0")
+    step(env, action_type="long_press", x=x, y=y)
+    events = page.evaluate("window.__t")
+    down = next(e for e in events if e[0] == "pointerdown")
+    up = next(e for e in events if e[0] == "pointerup")
+    assert down[2] == "touch" and up[1] - down[1] >= 1000
+    assert any(e[0] == "longpress" for e in events)
+    tap(env, "#dial-1")
+    assert page.evaluate("document.querySelector('#dial-number').value") == "+1"
+
+
+def test_swipe_is_a_touch_with_intermediate_moves_that_scrolls_a_list(phone_env):
+    env = phone_env
+    page = env.sandbox.browser.page
+    step(env, action_type="open_app", app_name="Contacts")
+    page.evaluate("document.querySelector('#contact-list').insertAdjacentHTML('beforeend', '<div style=\"height:2000px\"></div>')")
+    page.evaluate(_RECORD_TOUCH)
+    step(env, action_type="swipe", x1=360, y1=1200, x2=360, y2=500)
+    moves = [e for e in page.evaluate("window.__t") if e[0] == "touchmove"]
+    assert len(moves) >= 3      # intermediate moves (Chromium may coalesce some)
+    top = page.evaluate("document.querySelector('#contact-list').scrollTop")
+    assert 250 <= top <= 450          # the finger's 350 CSS px, no fling
+    step(env, action_type="scroll", direction="up", x=360, y=800)    # a wheel scroll is a finger swipe too
+    assert page.evaluate("document.querySelector('#contact-list').scrollTop") < top
+
+
+def test_a_missing_app_script_leaves_the_shell_working(phone_env):
+    page = phone_env.sandbox.browser.page
+    page.route("**/apps/notes.js", lambda route: route.abort())
+    try:
+        page.reload()
+        page.wait_for_selector("body[data-ready]")
+        ids = page.evaluate("[...document.querySelectorAll('#launcher .icon')].map(e => e.dataset.app)")
+        assert "notes" not in ids and "contacts" in ids
+        assert page.evaluate("phone.open('contacts')")
+    finally:
+        page.unroute("**/apps/notes.js")
