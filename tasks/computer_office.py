@@ -196,10 +196,10 @@ def _mtime(sb, rel: str) -> float:
 
 def _await_file(sb, rel: str, before: float, tries: int = 12) -> Iterator[dict]:
     """Wait (as a person watching the title bar) until the file at `rel` is written."""
-    for _ in range(tries):
+    for i in range(tries):
         if _mtime(sb, rel) != before:
             break
-        yield _wait(0.25)
+        yield _wait(0.25 if i < 2 else 0.5)
 
 
 def _save(sb, rel: str) -> Iterator[dict]:
