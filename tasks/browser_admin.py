@@ -300,6 +300,51 @@ class AdminPermissions(AdminTask):
         yield {"action_type": "finished", "content": ""}
 
 
+@register_task
+class AdminRevertRole(AdminTask):
+    """Undo the latest role change of a user recorded in the audit log (the log's user links open a new tab).
+
+    The log's detail reads "role <before> → <after>"; the checker wants the user's
+    role back at <before> and nothing else changed.
+    """
+
+    id = "browser.admin-revert-role-v0"
+    max_steps = 16
+
+    def sample(self, rng):
+        seed, data = _sample_data(rng)
+        users = {u["email"]: u for u in data["users"]}
+        latest = {}
+        for e in data["audit"]:
+            if e["action"] == "user.role":
+                latest[e["target"]] = e
+        options = [e for e in latest.values() if e["detail"].split()[1] != users[e["target"]]["role"]]
+        e = _pick(rng, options)
+        return {"data_seed": seed, "user": _user(users[e["target"]]), "role": e["detail"].split()[1]}
+
+    def instruction(self, p):
+        return (f"The role of {p['user']['email']} was changed recently. Using the admin console's audit log, "
+                "find the most recent role change of that account and undo it (give back the role it had before).")
+
+    def check(self, state, p, answer, baseline):
+        return admin_state_changed(baseline, state, users={p["user"]["id"]: {"role": p["role"]}})
+
+    def oracle(self, sb, p):
+        yield from self.nav(sb, "audit", "#audit-table")
+        yield from choose(sb, "#audit-action", "user.role")
+        yield from fill(sb, "#audit-search", p["user"]["email"])
+        wait_idle(sb, "document.querySelectorAll('#audit-table tbody tr').length >= 1")
+        role = sb.browser.page.inner_text("#audit-table tbody tr td:nth-child(5)").split()[1]
+        with sb.browser.context.expect_page() as new_tab:
+            yield click(sb, "#audit-table tbody tr a.audit-user")
+        tab = new_tab.value
+        tab.wait_for_selector("#user-form", timeout=8000)
+        yield from choose(sb, "#u-role", role, page=tab)
+        yield click(sb, "#u-save", page=tab)
+        wait_idle(sb, "document.querySelector('#users-table') !== null", page=tab)
+        yield {"action_type": "finished", "content": ""}
+
+
 _NEW_ORG_NAMES = ["Northwind Group", "Globex International", "Initech Holdings", "Umbrella Care", "Stark Insights",
                   "Wayne Trust", "Acme Cloud", "Blue Harbor Labs"]
 

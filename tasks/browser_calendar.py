@@ -26,18 +26,22 @@ from .base import Task, register_task
 # -- oracle helpers (shared with the other web-app task modules) ---------------------
 
 
-def wait_idle(sb, js: str | None = None) -> None:
-    """Wait until the app has no API request open (and `js`, if given, is true)."""
+def wait_idle(sb, js: str | None = None, page=None) -> None:
+    """Wait until the app has no API request open (and `js`, if given, is true).
+
+    `page`: a tab other than the one the env opened (default `sb.browser.page`).
+    """
     cond = "window.__pending === 0" + (f" && ({js})" if js else "")
-    sb.browser.page.wait_for_function(f"() => {cond}", timeout=8000)
+    (page or sb.browser.page).wait_for_function(f"() => {cond}", timeout=8000)
 
 
-def click(sb, selector: str) -> dict:
-    """A click on the centre of the first visible element matching `selector`."""
-    wait_idle(sb)
-    el = sb.browser.page.wait_for_selector(selector, state="visible", timeout=8000)
+def click(sb, selector: str, page=None) -> dict:
+    """A click on the centre of the first visible element matching `selector` (in `page`, default the env's tab)."""
+    page = page or sb.browser.page
+    wait_idle(sb, page=page)
+    el = page.wait_for_selector(selector, state="visible", timeout=8000)
     box = el.bounding_box()
-    inner = sb.browser.page.evaluate("[innerWidth, innerHeight]")
+    inner = page.evaluate("[innerWidth, innerHeight]")
     if box["y"] < 0 or box["y"] + box["height"] / 2 > inner[1] or box["x"] + box["width"] / 2 > inner[0]:
         raise RuntimeError(f"oracle: {selector!r} is outside the visible page {box}; it would need a scroll action")
     x, y = sb.browser.to_screen(box["x"] + box["width"] / 2, box["y"] + box["height"] / 2)
@@ -51,9 +55,9 @@ def fill(sb, selector: str, text: str) -> Iterator[dict]:
     yield {"action_type": "type", "text": text}
 
 
-def choose(sb, selector: str, label: str) -> Iterator[dict]:
+def choose(sb, selector: str, label: str, page=None) -> Iterator[dict]:
     """Open a <select>, type the start of an option's label, press Enter."""
-    yield click(sb, selector)
+    yield click(sb, selector, page)
     yield {"action_type": "type", "text": label}
     yield {"action_type": "hotkey", "keys": ["enter"]}
 

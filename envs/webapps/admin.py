@@ -115,9 +115,10 @@ def generate(seed: int) -> dict:
     t = dt.datetime.combine(now, dt.time(9, 0)) - dt.timedelta(days=60)
     for i in range(1, 111):
         t += dt.timedelta(minutes=int(rng.integers(20, 1200)))
-        u = users[int(rng.integers(len(users)))]
         kind = str(rng.choice(["user.role", "user.deactivate", "user.activate", "user.login", "user.group",
                                "settings.update", "user.mfa"], p=[0.16, 0.1, 0.08, 0.36, 0.12, 0.08, 0.1]))
+        pool = [u for u in users if u["last_login"]] if kind == "user.login" else users   # logins only by those who did
+        u = pool[int(rng.integers(len(pool)))]
         detail = {"user.role": f"role {ROLES[int(rng.integers(4))]} → {u['role']}",
                   "user.deactivate": "account deactivated", "user.activate": "account activated",
                   "user.login": "signed in", "user.group": f"added to {GROUPS[int(rng.integers(6))][1]}",

@@ -277,8 +277,8 @@ async function showSettings(section) {
 
 // ---- audit log ------------------------------------------------------------------------
 async function showAudit() {
-  const { data } = await api("GET", "audit");
-  app.audit = data;
+  const [{ data }, { data: users }] = await Promise.all([api("GET", "audit"), api("GET", "users")]);
+  app.audit = data; app.users = users;
   const a = ui.audit;
   const actors = [...new Set(data.map(e => e.actor))].sort(), actions = [...new Set(data.map(e => e.action))].sort();
   $("#view").innerHTML = `<h1>Audit log</h1><p class="sub">Every change to users, groups and settings, newest first.</p>
@@ -291,13 +291,17 @@ async function showAudit() {
   $("#audit-action").onchange = e => { a.action = e.target.value; a.page = 1; drawAudit(); };
   drawAudit();
 }
+function targetCell(target) {   // a user's email opens their page in a new tab
+  const u = (app.users || []).find(x => x.email === target);
+  return u ? `<a href="#users/${u.id}" target="_blank" class="audit-user" title="Open ${esc(u.name)} in a new tab">${esc(target)}</a>` : esc(target);
+}
 function drawAudit() {
   const a = ui.audit, PER = 15, q = a.q.trim().toLowerCase();
   const list = app.audit.filter(e => (!a.actor || e.actor === a.actor) && (!a.action || e.action === a.action)
     && (!q || e.target.toLowerCase().includes(q) || e.detail.toLowerCase().includes(q)));
   const pages = Math.max(1, Math.ceil(list.length / PER));
   a.page = Math.min(a.page, pages);
-  $("#audit-table tbody").innerHTML = list.slice((a.page - 1) * PER, a.page * PER).map(e => `<tr data-audit-id="${e.id}"><td>${e.time}</td><td>${esc(e.actor)}</td><td><code>${e.action}</code></td><td>${esc(e.target)}</td><td>${esc(e.detail)}</td></tr>`).join("")
+  $("#audit-table tbody").innerHTML = list.slice((a.page - 1) * PER, a.page * PER).map(e => `<tr data-audit-id="${e.id}"><td>${e.time}</td><td>${esc(e.actor)}</td><td><code>${e.action}</code></td><td>${targetCell(e.target)}</td><td>${esc(e.detail)}</td></tr>`).join("")
     || `<tr><td colspan="5" style="text-align:center;color:#667085">No entries match.</td></tr>`;
   $("#audit-info").textContent = `${list.length} entries · page ${a.page} of ${pages}`;
   $("#audit-pages").innerHTML = `<button class="btn page-btn" id="audit-prev" ${a.page === 1 ? "disabled" : ""}>‹ Newer</button><button class="btn page-btn" id="audit-next" ${a.page === pages ? "disabled" : ""}>Older ›</button>`;
