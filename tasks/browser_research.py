@@ -252,26 +252,36 @@ for _q in QUESTIONS:
 
 @register_task
 class WikiListLargest(Task):
-    """Find, through Veloripedia's list pages, the company of a given industry with the most employees.
+    """Find, through Veloripedia's list pages, the company of a given industry that has the most
+    or fewest employees, or was founded first or last.
 
-    The agent opens Lists → List of companies (a sortable table of 80 companies) and may
-    sort by the Employees column. Success: `finished(content=<company name>)`. Nothing is
-    written, so nothing else can change.
+    The agent opens Lists → List of companies (a table of 80 companies, sortable by clicking
+    a column heading). Success: `finished(content=<company name>)`. Nothing is written,
+    so nothing else can change.
     """
 
     id = "browser.wiki-list-largest-v0"
     suite = "browser"
     max_steps = 12
+    #: (column, field, sort direction that puts the answer first, wording)
+    _GOALS = [("Employees", "employees", "desc", "has the most employees"),
+              ("Employees", "employees", "asc", "has the fewest employees"),
+              ("Founded", "founded", "asc", "was founded first"),
+              ("Founded", "founded", "desc", "was founded most recently")]
 
     def sample(self, rng: np.random.Generator) -> dict:
-        industry = str(rng.choice(wiki._INDUSTRIES))
-        cos = _kind("company", lambda f: f["industry"] == industry)
-        best = max(cos, key=lambda s: _f(s, "employees"))
-        return {"industry": industry, "truth": _t(best)}
+        while True:
+            industry = str(rng.choice(wiki._INDUSTRIES))
+            column, key, direction, words = self._GOALS[int(rng.integers(len(self._GOALS)))]
+            cos = sorted(_kind("company", lambda f: f["industry"] == industry), key=lambda s: _f(s, key),
+                         reverse=direction == "desc")
+            if len(cos) >= 2 and _f(cos[0], key) != _f(cos[1], key):   # one right answer
+                return {"industry": industry, "column": column, "dir": direction, "goal": words,
+                        "truth": _t(cos[0])}
 
     def instruction(self, params: dict) -> str:
         return (f"According to Veloripedia's list of companies, which company in the {params['industry']} industry "
-                "has the most employees? Answer with the company's name.")
+                f"{params['goal']}? Answer with the company's name.")
 
     def setup(self, sb, params: dict) -> None:
         wiki.install(sb.server)
@@ -287,9 +297,13 @@ class WikiListLargest(Task):
         yield {"action_type": "click", "x": x, "y": y}
         x, y = sb.browser.screen_point('#lists a[href="/wiki/list/company"]')
         yield {"action_type": "click", "x": x, "y": y}
-        x, y = sb.browser.screen_point('#list th a[data-col="Employees"]')
-        yield {"action_type": "click", "x": x, "y": y}
-        page.wait_for_url(lambda url: "sort=Employees" in url)
+        want = f"sort={params['column']}&dir={params['dir']}"
+        head = f'#list th a[data-col="{params["column"]}"]'
+        yield {"action_type": "click", **dict(zip("xy", sb.browser.screen_point(head)))}
+        page.wait_for_url(lambda url: f"sort={params['column']}" in url)
+        if want not in page.url:   # a numeric column sorts descending first; a second click flips it
+            yield {"action_type": "click", **dict(zip("xy", sb.browser.screen_point(head)))}
+            page.wait_for_url(lambda url: want in url)
         rows = page.locator("#list tbody tr").evaluate_all(
             "rs => rs.map(r => [...r.cells].map(c => c.innerText.trim()))")
         best = next(r[0] for r in rows if r[1] == params["industry"])
