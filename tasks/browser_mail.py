@@ -114,17 +114,19 @@ class MailAnswerFact(MailTask):
         m = pool[int(rng.integers(0, len(pool)))]
         if "room" in m["facts"]:
             q = f"In which room is the meeting in {m['from']['name']}'s email \"{m['subject']}\"? Answer with the room only."
-            a = m["facts"]["room"]
+            a, kind = m["facts"]["room"], "room"
         else:
             q = f"What is my seat on flight {m['facts']['flight']}, according to my email? Answer with the seat only."
-            a = m["facts"]["seat"]
-        return {"mailbox": seed, "message": m["id"], "subject": m["subject"], "question": q, "answer": a}
+            a, kind = m["facts"]["seat"], "seat"
+        return {"mailbox": seed, "message": m["id"], "subject": m["subject"], "question": q, "answer": a,
+                "kind": kind}
 
     def instruction(self, params):
         return "In Lumen Mail: " + params["question"]
 
     def check(self, state, params, answer, baseline):
-        return all_of(answer_matches(answer, params["answer"]), mailbox_changed_only(baseline, state, {}))
+        truths = [params["answer"], f"{params['kind']} {params['answer']}"]   # "B2.14" or "Room B2.14"
+        return all_of(answer_matches(answer, truths), mailbox_changed_only(baseline, state, {}))
 
     def oracle(self, sb, params):
         yield from _search(sb, params["subject"])

@@ -9,6 +9,7 @@ are shared with the webmail tasks.
 
 from __future__ import annotations
 
+import re
 from typing import Iterator
 
 import numpy as np
@@ -621,7 +622,14 @@ class ShopCompareTabs(ShopTask):
         return (f"On this Northwind Market page, open {a} and {b} in new tabs, compare their customer ratings, "
                 f"and add 1 of the better-rated one (any colour) to your cart.")
 
+    def read_state(self, sb, params):
+        return {**super().read_state(sb, params), "tabs": [p.url for p in sb.browser.context.pages]}
+
     def check(self, state, params, answer, baseline):
+        shown = {int(m.group(1)) for u in state["tabs"] for m in [re.search(r"/shop/product\.html\?id=(\d+)", u)] if m}
+        if not {params["a"], params["b"]} <= shown:
+            return CheckResult.failed("both products must be open in tabs of their own "
+                                      f"(open product tabs: {sorted(shown) or 'none'})")
         return all_of(cart_is(state["cart"], [{"product_id": params["best"], "qty": 1, "size": ""}]),
                       shop_unchanged(baseline, state, parts=("wishlist", "orders", "coupon")))
 
@@ -691,3 +699,38 @@ class ShopFindBuyCheckout(ShopTask):
         yield from _set_options(sb, params["line"])
         yield from _checkout_steps(sb, params)
         yield finish()
+
+
+@register_task
+class ShopCountAnswer(ShopTask):
+    """Count the out-of-stock products of a category up to a price (the list spans two pages)."""
+
+    id = "browser.shop-count-answer-v0"
+    max_steps = 10
+
+    def sample(self, rng):
+        seed, products = _catalogue(rng)
+        while True:
+            cat = str(rng.choice(list(shop.CATEGORIES)))
+            prices = sorted(p["price"] for p in products if p["category"] == cat)
+            cap = int(prices[int(rng.integers(12, 17))]) + 1
+            hits = [p for p in products if p["category"] == cat and p["price"] <= cap]
+            out = sum(p["stock"] == 0 for p in hits)
+            if len(hits) > shop.PER_PAGE and out:
+                return {"catalogue": seed, "category": cat, "cap": cap, "answer": out}
+
+    def instruction(self, params):
+        return (f"In the Northwind Market shop, how many {params['category']} products that cost at most "
+                f"${params['cap']} are out of stock? Answer with the number only.")
+
+    def check(self, state, params, answer, baseline):
+        return all_of(answer_matches(answer, str(params["answer"]), numeric=True), shop_unchanged(baseline, state))
+
+    def oracle(self, sb, params):
+        yield from click_nav(sb, f"a.cat-link[data-cat={params['category']!r}]")
+        yield click(sb, "#max")
+        yield from type_nav(sb, f"{params['cap']}\n")
+        count = sb.browser.page.locator(".product-card .stock.out").count()
+        yield from click_nav(sb, "#pager a.next")
+        count += sb.browser.page.locator(".product-card .stock.out").count()
+        yield finish(str(count))

@@ -269,3 +269,25 @@ def test_reply_quote_move_task_needs_the_reply_and_both_moves():
     assert not task.check(app.state(), params, None, baseline).success
     call(app, "POST", "move", {"ids": [params["question_id"], params["budget_id"]], "folder": "Projects"})
     assert task.check(app.state(), params, None, baseline).success
+
+
+def test_compare_tabs_task_wants_both_products_open_in_tabs():
+    task = TASKS["browser.shop-compare-tabs-v0"]
+    params = task.sample(np.random.default_rng(4))
+    app = shop.ShopApp(params["catalogue"])
+    baseline = {**app.state(), "tabs": ["http://127.0.0.1:1/shop/index.html"]}
+    p = app.by_id[params["best"]]
+    call(app, "POST", "cart", {"product_id": p["id"], "qty": 1, "colour": p["colours"][-1]})
+    tabs = [f"http://127.0.0.1:1/shop/product.html?id={i}" for i in (params["a"], params["b"])]
+    assert not task.check({**app.state(), "tabs": baseline["tabs"] + tabs[:1]}, params, None, baseline).success
+    assert task.check({**app.state(), "tabs": baseline["tabs"] + tabs}, params, None, baseline).success
+
+
+def test_fact_answer_accepts_the_value_with_its_label():
+    task = TASKS["browser.mail-answer-fact-v0"]
+    params = task.sample(np.random.default_rng(4))
+    state = mail.MailApp(params["mailbox"]).state()
+    label = params["kind"].capitalize()
+    assert task.check(state, params, f"{label} {params['answer']}", state).success
+    assert task.check(state, params, params["answer"].lower(), state).success
+    assert not task.check(state, params, "somewhere else", state).success
