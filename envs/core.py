@@ -16,6 +16,7 @@ from hybridgym.tasks import TASKS, Episode, Task, tasks_of
 from .actions import ActionError, Codec
 from .actions import model as A
 from .sandbox import PathEscapeError, Sandbox
+from .sandbox.ssh import SSHSession, SSHTarget
 from .spaces import UnicodeText
 
 MAX_TEXT = 65536
@@ -67,6 +68,10 @@ class HybridEnv(gym.Env):
             absolute. Dict actions are always absolute pixels.
         max_steps: overrides the task's step budget.
         render_mode: None or "rgb_array" (returns the last screenshot).
+        sdk_host: a `hybridgym.sandbox.ssh.SSHTarget`: the SDK (terminal, read_file,
+            write_file) runs on that machine over SSH instead of the local sandbox. At
+            reset the task's files are copied to its workspace folder; before the check,
+            what the SDK changed there is copied back.
     """
 
     metadata: ClassVar[dict] = {"render_modes": ["rgb_array"], "render_fps": 4}
@@ -76,7 +81,7 @@ class HybridEnv(gym.Env):
 
     def __init__(self, task: str | Task | None = None, *, coords: str | None = None,
                  max_steps: int | None = None, render_mode: str | None = None,
-                 max_wait_s: float = 10.0):
+                 max_wait_s: float = 10.0, sdk_host: SSHTarget | None = None):
         if render_mode not in (None, "rgb_array"):
             raise ValueError(f"render_mode must be None or 'rgb_array', got {render_mode!r}")
         self.render_mode = render_mode
@@ -103,6 +108,11 @@ class HybridEnv(gym.Env):
         self._score = 0.0
         self.invalid_actions = 0
         self.start_s: float | None = None
+        if sdk_host is not None and not isinstance(sdk_host, SSHTarget):
+            raise TypeError(f"sdk_host must be a hybridgym.sandbox.ssh.SSHTarget, got {type(sdk_host).__name__}")
+        self._sdk_host = sdk_host
+        self.remote: SSHSession | None = None
+        self._uploaded: dict[str, bytes] = {}
 
     # -- lifecycle -----------------------------------------------------------
     def _lookup(self, task: str | Task) -> Task:
@@ -126,8 +136,13 @@ class HybridEnv(gym.Env):
             t = time.perf_counter()
             self.sandbox = self._make_sandbox().start()
             self.start_s = time.perf_counter() - t
+        if self._sdk_host is not None and self.remote is None:
+            self.remote = SSHSession(self._sdk_host, timeout=self.sandbox.shell.timeout)
 
     def close(self) -> None:
+        if self.remote is not None:
+            self.remote.close()
+            self.remote = None
         if self.sandbox is not None:
             self.sandbox.close()
             self.sandbox = None
@@ -162,6 +177,10 @@ class HybridEnv(gym.Env):
         t_setup = time.perf_counter()
         task.setup(sb, params)
         self._prepare(task, params)
+        if self.remote is not None and task.sdk:   # the SDK's workspace is the remote one: copy the task's files
+            self.remote.clear()
+            self._uploaded = sb.workspace.snapshot()
+            self.remote.upload(self._uploaded)
         setup_s = time.perf_counter() - t_setup
         baseline = task.read_state(sb, params)
         initial = task.check(baseline, params, None, baseline)
@@ -180,6 +199,15 @@ class HybridEnv(gym.Env):
 
     def _after_actions(self, actions: list[A.Action]) -> None:
         """Suite hook after the step's actions, before the screen is observed (games: the clock)."""
+
+    def _health(self) -> str | None:
+        """None if the sandbox is alive after a step, else what died (suites may answer cheaper)."""
+        return self.sandbox.health()
+
+    def _progress(self, task: Task) -> tuple[float, bool]:
+        """The task's running score (for reward_mode "score") and whether it ended by itself."""
+        score = task.score(self.sandbox) if task.reward_mode == "score" else 0.0
+        return score, task.ended(self.sandbox)
 
     def _prepare(self, task: Task, params: dict) -> None:
         """Suite hook after the task's setup (e.g. wait for windows)."""
@@ -239,7 +267,7 @@ class HybridEnv(gym.Env):
                 self._observe()
             except Exception as e:
                 sandbox_error = f"{type(e).__name__}: {e}"
-        dead = sb.health()
+        dead = self._health()
         if dead is not None:
             sandbox_error = f"{dead}" + (f" ({sandbox_error})" if sandbox_error else "")
         t_obs = time.perf_counter()
@@ -248,10 +276,9 @@ class HybridEnv(gym.Env):
         reward, result = 0.0, None
         terminated = truncated = False
         if sandbox_error is None:
+            score, ended = self._progress(task)
             if task.reward_mode == "score":
-                score = task.score(sb)
                 reward, self._score = score - self._score, score
-            ended = task.ended(sb)
             if finished or ended or self._steps >= self.max_steps:
                 result = self._evaluate(answer)
                 terminated = finished or ended
@@ -281,17 +308,34 @@ class HybridEnv(gym.Env):
 
     def _evaluate(self, answer: str | None) -> CheckResult:
         ep = self.episode
+        if self.remote is not None and ep.task.sdk:
+            self._sync_back()
         state = ep.task.read_state(self.sandbox, ep.params)
         return ep.task.check(state, ep.params, answer, ep.baseline)
+
+    def _sync_back(self) -> None:
+        """Bring what the SDK changed on the remote workspace into the local one (checkers read it):
+        files created or changed there since the upload are copied, files deleted there are deleted."""
+        now = self.remote.snapshot()
+        ws = self.sandbox.workspace
+        for rel, data in now.items():
+            if self._uploaded.get(rel) != data:
+                target = ws.resolve(rel)
+                target.parent.mkdir(parents=True, exist_ok=True)
+                target.write_bytes(data)
+        for rel in set(self._uploaded) - set(now):
+            ws.resolve(rel).unlink(missing_ok=True)
+        self._uploaded = now
 
     def _sdk(self, act: A.Action) -> str:
         if not self.episode.task.sdk:
             raise ActionError(f"{act.action_type}() is not offered in task {self.episode.task.id}; "
                               "use GUI actions")
-        ws = self.sandbox.workspace
+        ws = self.remote if self.remote is not None else self.sandbox.workspace
+        shell = self.remote if self.remote is not None else self.sandbox.shell
         try:
             if isinstance(act, A.Terminal):
-                return self.sandbox.shell.run(act.command).render()
+                return shell.run(act.command).render()
             if isinstance(act, A.ReadFile):
                 return ws.read_text(act.path)
             if isinstance(act, A.WriteFile):

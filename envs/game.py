@@ -48,6 +48,10 @@ class GameEnv(HybridEnv):
     platform = "computer"
 
     _draws = -1
+    #: one round trip per step: the page's drawing count, score and game over together
+    _POLL = ("({draws: window.__hybridgymDraws || 0, score: Number(hybridgym.score()), "
+             "over: Boolean(hybridgym.gameOver())})")
+    _polled: dict | None = None
 
     def _make_sandbox(self) -> Sandbox:
         return Sandbox(*self.screen_size, browser="app", web_root=ASSETS / "games")
@@ -58,6 +62,10 @@ class GameEnv(HybridEnv):
         self.step_ms = None if step_ms is None else int(step_ms)
         super().__init__(task, **kwargs)
 
+    def step(self, action):
+        self._polled = None   # filled by this step's observation, if it gets that far
+        return super().step(action)
+
     def _after_actions(self, actions) -> None:
         # the clock must not move before the page has the step's input
         if any(a.channel == "gui" for a in actions):
@@ -65,7 +73,20 @@ class GameEnv(HybridEnv):
         self.sandbox.browser.advance_clock(self.step_ms or self.episode.task.step_ms)
 
     def _wait(self, seconds: float) -> None:
-        self.sandbox.browser.advance_clock(max(0.0, min(float(seconds), 60.0)) * 1000)
+        ms = max(0.0, min(float(seconds), 60.0)) * 1000
+        if ms > 0:
+            self.sandbox.browser.advance_clock(ms)
+
+    def _health(self) -> str | None:
+        # the step's poll reached the page, so the browser is alive; the display may still have died
+        if self._polled is not None and self.sandbox.display is not None and self.sandbox.display.is_alive():
+            return None
+        return super()._health()
+
+    def _progress(self, task) -> tuple[float, bool]:
+        if self._polled is None:
+            return super()._progress(task)
+        return self._polled["score"], self._polled["over"]
 
     def _observe(self, first: bool = False) -> None:
         """The page's timers are virtual: wait for the new picture by events, not time.
@@ -76,7 +97,9 @@ class GameEnv(HybridEnv):
         50 ms for the screen to differ from the last observation, then for quiet.
         """
         browser = self.sandbox.browser
-        draws = browser.canvas_draws()
+        self._polled = None
+        polled = browser.page.evaluate(self._POLL)
+        draws = int(polled["draws"])
         if not first and draws == self._draws:
             self._frame, self._raw, _ = self.sandbox.capture.settle(quiet=0.0, max_wait=0.0)
         else:
@@ -84,3 +107,4 @@ class GameEnv(HybridEnv):
             self._frame, self._raw, _ = self.sandbox.capture.settle(
                 before=None if first else self._raw, change_timeout=0.05, quiet=0.02, max_wait=1.0)
         self._draws = draws
+        self._polled = None if first else polled

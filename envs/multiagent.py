@@ -74,6 +74,7 @@ class PongParallelEnv(ParallelEnv):
         self._frame: np.ndarray | None = None
         self._scores = [0, 0]
         self._steps = 0
+        self._sent = 0
 
     @functools.lru_cache(maxsize=None)
     def observation_space(self, agent: str) -> spaces.Space:
@@ -123,18 +124,21 @@ class PongParallelEnv(ParallelEnv):
         for act in acts:
             if not isinstance(act, A.Wait):
                 self.sandbox.execute(act)
+                self._sent += 1
         return ""
 
     def step(self, actions: dict):
         t0 = time.perf_counter()
+        sent = self._sent
         errors = {a: self._execute(a, actions.get(a, {"action_type": "wait", "seconds": 0}))
                   for a in self.agents}
+        if self._sent > sent:   # the clock must not move before the page has the players' keys
+            self.sandbox.browser.flush_input(self.sandbox.input)
         self.sandbox.browser.advance_clock(self.step_ms)
         self._observe()
         self._steps += 1
-        page = self._page()
-        scores = list(page.evaluate("hybridgym.scores()"))
-        over = bool(page.evaluate("hybridgym.gameOver()"))
+        scores, over = self._page().evaluate("[hybridgym.scores(), Boolean(hybridgym.gameOver())]")
+        scores = list(scores)
         d_left, d_right = scores[0] - self._scores[0], scores[1] - self._scores[1]
         self._scores = scores
         rewards = {"left": float(d_left - d_right), "right": float(d_right - d_left)}

@@ -4,10 +4,13 @@ from __future__ import annotations
 
 import os
 
-import gymnasium as gym
-import pytest
+# Ray's token authentication stays on, for local and multi-node clusters alike (read when Ray is imported)
+os.environ.setdefault("RAY_AUTH_MODE", "token")
 
-import hybridgym
+import gymnasium as gym  # noqa: E402
+import pytest  # noqa: E402
+
+import hybridgym  # noqa: E402
 from hybridgym.tasks import SUITES
 
 

@@ -227,8 +227,10 @@ class ChromiumBrowser:
         if clock_time is not None and not self._clock_installed:
             # once per context: Playwright replays clock calls on every new document, so
             # later pages start paused where the last one stopped (games use relative time)
+            # the installed clock runs until paused: pause a fixed second later, so a slow
+            # machine never asks it to go back in time, and every run starts at the same time
             self.context.clock.install(time=clock_time)
-            self.context.clock.pause_at(clock_time)
+            self.context.clock.pause_at(clock_time + 1000)
             self._clock_installed = True
         self.page.goto(url, wait_until=wait_until)
         self._origin = None

@@ -32,6 +32,24 @@ class ShellResult:
         return text
 
 
+class OutputCap:
+    """Collects a command's output up to `limit` bytes; `add` says whether to stop reading."""
+
+    def __init__(self, limit: int):
+        self.limit, self.size, self.truncated, self._chunks = limit, 0, False, []
+
+    def add(self, data: bytes) -> bool:
+        keep = self.limit - self.size
+        if keep > 0:
+            self._chunks.append(data[:keep])
+        self.size += len(data)
+        self.truncated = self.size > self.limit
+        return self.truncated
+
+    def text(self) -> str:
+        return b"".join(self._chunks).decode("utf-8", errors="replace")
+
+
 class BubblewrapShell:
     """Runs one command per call in a fresh bubblewrap sandbox rooted at `workspace`."""
 
@@ -62,7 +80,7 @@ class BubblewrapShell:
         start = time.monotonic()
         proc = subprocess.Popen(self.argv(command), stdin=subprocess.DEVNULL, stdout=subprocess.PIPE,
                                 stderr=subprocess.STDOUT, start_new_session=True)
-        chunks, size, truncated, timed_out = [], 0, False, False
+        out, timed_out = OutputCap(self.max_output), False
         sel = selectors.DefaultSelector()
         sel.register(proc.stdout, selectors.EVENT_READ)
         try:
@@ -76,14 +94,7 @@ class BubblewrapShell:
                         break
                     continue
                 data = os.read(proc.stdout.fileno(), 65536)
-                if not data:
-                    break
-                keep = self.max_output - size
-                if keep > 0:
-                    chunks.append(data[:keep])
-                size += len(data)
-                if size > self.max_output:
-                    truncated = True
+                if not data or out.add(data):
                     break
         finally:
             sel.close()
@@ -99,5 +110,4 @@ class BubblewrapShell:
                 proc.wait()
             proc.stdout.close()
         code = None if timed_out else proc.returncode
-        return ShellResult(code, b"".join(chunks).decode("utf-8", errors="replace"), timed_out,
-                           truncated, time.monotonic() - start)
+        return ShellResult(code, out.text(), timed_out, out.truncated, time.monotonic() - start)

@@ -12,6 +12,14 @@ class PathEscapeError(PermissionError):
     """A path that would leave the workspace."""
 
 
+def capped_text(data: bytes, limit: int) -> str:
+    """A file's text for an agent: at most `limit` bytes, marked when cut."""
+    text = data[:limit].decode("utf-8", errors="replace")
+    if len(data) > limit:
+        text += f"\n[truncated at {limit} bytes]"
+    return text
+
+
 class Workspace:
     """A directory that lives as long as the env; `clear()` empties it for a new episode.
 
@@ -49,11 +57,7 @@ class Workspace:
         if not target.is_file():
             raise FileNotFoundError(f"no file {path!r} in the workspace")
         with open(target, "rb") as f:
-            data = f.read(self.max_read_bytes + 1)
-        text = data[: self.max_read_bytes].decode("utf-8", errors="replace")
-        if len(data) > self.max_read_bytes:
-            text += f"\n[truncated at {self.max_read_bytes} bytes]"
-        return text
+            return capped_text(f.read(self.max_read_bytes + 1), self.max_read_bytes)
 
     def write_text(self, path: str, content: str) -> int:
         target = self.resolve(path)

@@ -1,0 +1,203 @@
+"""Many envs at once: the Ray vector env (lock-step, as-they-finish, faults, transport) and gymnasium's own vector envs."""
+
+from __future__ import annotations
+
+import os
+import signal
+import time
+
+import gymnasium as gym
+import numpy as np
+import pytest
+
+import hybridgym  # noqa: F401
+from hybridgym.vector import RayVectorEnv, decode_image, encode_image, owned_pids
+
+ray = pytest.importorskip("ray")
+from gymnasium.vector.vector_env import AutoresetMode  # noqa: E402
+
+GAME = "hybridgym/game.snake-v0"
+NOOP = {"action_type": "wait", "seconds": 0}
+
+
+@pytest.fixture(scope="module")
+def local_ray():
+    """One local Ray for the module, offering the sandbox resource (the vector envs join it)."""
+    assert not ray.is_initialized()
+    ray.init(resources={"sandbox": 16}, include_dashboard=False, log_to_driver=False)
+    yield
+    ray.shutdown()
+
+
+@pytest.fixture(scope="module")
+def venv(local_ray):
+    v = gym.make_vec(GAME, num_envs=2, vectorization_mode="vector_entry_point", max_steps=4,
+                     call_timeout_s=60)
+    yield v
+    v.close()
+
+
+def _pids_alive(pids):
+    """The pids that are running (not gone, not zombies waiting for their parent)."""
+    alive = []
+    for pid in pids:
+        try:
+            with open(f"/proc/{pid}/stat") as f:
+                stat = f.read()
+        except OSError:
+            continue
+        if stat[stat.rindex(")") + 2] != "Z":
+            alive.append(pid)
+    return alive
+
+
+def test_make_vec_gives_a_ray_vector_env_with_batched_spaces(venv):
+    assert isinstance(venv, RayVectorEnv)
+    assert venv.metadata["autoreset_mode"] == AutoresetMode.NEXT_STEP
+    obs, info = venv.reset(seed=5)
+    assert obs["screenshot"].shape == (2, 600, 800, 3) and obs["screenshot"].dtype == np.uint8
+    assert venv.observation_space.contains(obs)
+    assert list(info["seed"]) == [5, 6] and all(info["_seed"])
+    obs, rewards, term, trunc, info = venv.step([NOOP, NOOP])
+    assert rewards.shape == (2,) and term.dtype == bool and list(info["step"]) == [1, 1]
+
+
+def test_each_sub_env_is_a_separate_actor_on_a_sandbox_node(venv):
+    where = venv.where()
+    assert len({w["pid"] for w in where}) == 2
+    assert all(w["pid"] != os.getpid() for w in where)
+
+
+def test_next_step_autoreset_resets_on_the_step_after_the_end(venv):
+    venv.reset(seed=1)
+    for _ in range(3):
+        _, _, term, trunc, _ = venv.step([NOOP, NOOP])
+        assert not (term | trunc).any()
+    _, _, term, trunc, info = venv.step([NOOP, NOOP])          # step 4 of 4: the budget
+    assert trunc.all()
+    _, rewards, term, trunc, info = venv.step([NOOP, NOOP])    # the reset step: action ignored
+    assert not (term | trunc).any() and (rewards == 0).all()
+    assert "step" not in info and all(info["_seed"])            # a reset's info, not a step's
+    _, _, _, _, info = venv.step([NOOP, NOOP])
+    assert list(info["step"]) == [1, 1]
+
+
+def test_reset_mask_resets_only_the_masked_sub_envs(venv):
+    venv.reset(seed=10)
+    venv.step([NOOP, NOOP])
+    _, info = venv.reset(seed=20, options={"reset_mask": np.array([False, True])})
+    assert list(info["_seed"]) == [False, True] and info["seed"][1] == 21
+    _, _, _, _, info = venv.step([NOOP, NOOP])
+    assert list(info["step"]) == [2, 1]
+    with pytest.raises(ValueError, match="reset_mask"):
+        venv.reset(options={"reset_mask": [True]})
+
+
+def test_send_and_recv_return_steps_as_they_finish(venv):
+    venv.reset(seed=3)
+    venv.send({0: NOOP})
+    assert venv.pending == [0]
+    with pytest.raises(RuntimeError, match="in flight"):
+        venv.send({0: NOOP})
+    got = venv.recv(min_num=1)
+    assert [t.index for t in got] == [0] and got[0].info["step"] == 1 and venv.pending == []
+    venv.send({0: NOOP, 1: NOOP})
+    first = venv.recv(min_num=1, timeout=30)
+    rest = venv.recv(min_num=2 - len(first), timeout=30) if len(first) < 2 else []
+    assert sorted(t.index for t in first + rest) == [0, 1]
+    steps = {t.index: t.info["step"] for t in first + rest}
+    assert steps == {0: 2, 1: 1}
+    assert venv.recv() == []                                     # nothing in flight
+
+
+def test_a_killed_actor_is_replaced_and_its_step_is_truncated(venv):
+    venv.reset(seed=7)
+    venv.step([NOOP, NOOP])
+    victim, token = venv.where()[1]["pid"], venv.tokens[1]
+    assert len(owned_pids(token)) > 3                             # the actor, Xvfb, Chromium, ...
+    os.kill(victim, signal.SIGKILL)
+    before = venv.replacements
+    _, _, term, trunc, info = venv.step([NOOP, NOOP])
+    assert trunc[1] and not term[1] and info["replaced"][1] and "died" in info["error"][1]
+    assert not trunc[0] and info["step"][0] == 2                  # the other sub-env went on
+    assert venv.replacements == before + 1 and venv.where()[1]["pid"] != victim
+    assert owned_pids(token) == []                                # its Xvfb and Chromium were stopped too
+    _, _, _, _, info = venv.step([NOOP, NOOP])                    # NEXT_STEP: the new actor resets
+    assert info["_seed"][1]
+    _, _, term, trunc, info = venv.step([NOOP, NOOP])
+    assert info["step"][1] == 1 and not trunc[1]
+
+
+def test_a_hung_actor_times_out_and_is_replaced(local_ray):
+    v = RayVectorEnv(GAME, 2, env_kwargs={"max_steps": 50}, call_timeout_s=20)
+    try:
+        v.reset(seed=0)
+        pid = v.where()[0]["pid"]
+        os.kill(pid, signal.SIGSTOP)                              # alive, but never answers
+        t = time.monotonic()
+        _, _, _, trunc, info = v.step([NOOP, NOOP])
+        assert time.monotonic() - t < 90
+        assert trunc[0] and "time-out" in info["error"][0] and not trunc[1]
+        assert v.where()[0]["pid"] != pid and not _pids_alive([pid])
+    finally:
+        tokens = list(v.tokens)
+        v.close()
+    assert all(owned_pids(t) == [] for t in tokens)               # close() leaves nothing running
+
+
+def test_same_step_autoreset_returns_the_final_observation_in_info(local_ray):
+    v = RayVectorEnv(GAME, 1, env_kwargs={"max_steps": 2}, autoreset_mode="SameStep")
+    try:
+        assert v.metadata["autoreset_mode"] == AutoresetMode.SAME_STEP
+        v.reset(seed=0)
+        v.step([NOOP])
+        obs, _, _, trunc, info = v.step([NOOP])
+        assert trunc[0] and info["_final_obs"][0]
+        assert info["final_obs"][0]["screenshot"].shape == (600, 800, 3)
+        assert info["final_info"]["step"][0] == 2
+        _, _, _, trunc, info = v.step([NOOP])                      # already reset: a real step
+        assert not trunc[0] and info["step"][0] == 1
+    finally:
+        v.close()
+
+
+def test_compressed_transport_keeps_the_screenshot(local_ray):
+    v = RayVectorEnv(GAME, 1, transport="png")
+    w = RayVectorEnv(GAME, 1, transport="raw")
+    try:
+        a, _ = v.reset(seed=4)
+        b, _ = w.reset(seed=4)
+        assert np.array_equal(a["screenshot"], b["screenshot"])     # PNG is lossless; the game is deterministic
+    finally:
+        v.close()
+        w.close()
+
+
+def test_image_codecs_round_trip():
+    img = np.random.default_rng(0).integers(0, 255, (60, 80, 3), dtype=np.uint8)
+    assert np.array_equal(decode_image(encode_image(img, "png")), img)
+    smooth = np.tile(np.linspace(0, 255, 80, dtype=np.uint8)[None, :, None], (60, 1, 3))
+    jpeg = decode_image(encode_image(smooth, "jpeg", quality=95))
+    assert jpeg.shape == smooth.shape and np.abs(jpeg.astype(int) - smooth).mean() < 3
+    with pytest.raises(ValueError, match="png.*jpeg"):
+        encode_image(img, "gif")
+
+
+def test_bad_arguments_say_what_is_accepted(local_ray):
+    with pytest.raises(ValueError, match="transport"):
+        RayVectorEnv(GAME, 1, transport="zip")
+    with pytest.raises(ValueError, match="num_envs"):
+        RayVectorEnv(GAME, 0)
+
+
+@pytest.mark.parametrize("mode", ["sync", "async"])
+def test_gymnasiums_own_vector_envs_run_our_envs(mode):
+    v = gym.make_vec(GAME, num_envs=2, vectorization_mode=mode, max_steps=3)
+    try:
+        obs, info = v.reset(seed=0)
+        assert obs["screenshot"].shape == (2, 600, 800, 3)
+        for _ in range(3):
+            obs, r, term, trunc, info = v.step([NOOP, NOOP])
+        assert trunc.all()
+    finally:
+        v.close()
