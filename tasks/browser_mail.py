@@ -483,3 +483,27 @@ class MailRestoreFromTrash(MailTask):
         yield from _open(sb, params["message"])
         yield from choose(sb, "#move-select", "Inbox", navigates=True)
         yield finish()
+
+
+@register_task
+class MailOldestAnswer(MailTask):
+    """Answer with the sender of the oldest email in the Inbox (the last row of its last page)."""
+
+    id = "browser.mail-oldest-answer-v0"
+    max_steps = 10
+
+    def sample(self, rng):
+        seed, box = _box(rng)
+        m = min(_inbox(box), key=lambda x: (x["date"], x["id"]))
+        return {"mailbox": seed, "sender": m["from"]["name"]}
+
+    def instruction(self, params):
+        return "In Lumen Mail, who sent the oldest email in your Inbox? Answer with the sender's name only."
+
+    def check(self, state, params, answer, baseline):
+        return all_of(answer_matches(answer, params["sender"]), mailbox_changed_only(baseline, state, {}))
+
+    def oracle(self, sb, params):
+        while not sb.browser.page.locator("#next-page").is_disabled():
+            yield from click_nav(sb, "#next-page")
+        yield finish(sb.browser.page.locator("tr.row td.from").last.inner_text())
