@@ -562,7 +562,7 @@ class MissedCallsQuestion(PhoneTask):
     """Question: how many missed calls came from a contact."""
 
     id = "mobile.missed-calls-question-v0"
-    max_steps = 10
+    max_steps = 6
 
     def sample(self, rng):
         w = self.world(rng)
@@ -724,7 +724,7 @@ class EventAdd(PhoneTask):
     """Create an event with a title, date, start and end time and a location (date and time pickers)."""
 
     id = "mobile.event-add-v0"
-    max_steps = 26
+    max_steps = 28
 
     def sample(self, rng):
         w = self.world(rng)
@@ -876,7 +876,7 @@ class MessageToEvent(PhoneTask):
     """Multi-app: a contact proposes a meeting by text (date, time, place); add it to the calendar."""
 
     id = "mobile.message-to-event-v0"
-    max_steps = 30
+    max_steps = 32
 
     def sample(self, rng):
         w = self.world(rng)

@@ -81,7 +81,7 @@
     while (idleWaiters.length) idleWaiters.shift()(true);
   }
   /** resolves once no backend request is in flight (the env waits for it before it looks) */
-  const idle = () => inflight ? new Promise(r => idleWaiters.push(r)) : Promise.resolve(true);
+  const idle = () => new Promise(r => { idleWaiters.push(r); setTimeout(settleIdle, 0); });   // after pending 0 ms timers too
   async function api(path, opts = {}) {
     const init = { method: opts.method || 'GET', headers: { 'Content-Type': 'application/json' } };
     if (opts.body !== undefined) init.body = JSON.stringify(opts.body);
