@@ -57,25 +57,33 @@ def downloaded(files: Mapping[str, bytes], name: str, expected: bytes, folder: s
 
 
 @checker
-def records_changed_only(before: Sequence[Mapping[str, Any]], after: Sequence[Mapping[str, Any]],
-                         record_id: int, expected: Mapping[str, Any], key: str = "id") -> CheckResult:
-    """The record `record_id` now has the expected values; no record was added or removed and every
-    other record (and every other field of this one) is unchanged."""
+def records_changed_exactly(before: Sequence[Mapping[str, Any]], after: Sequence[Mapping[str, Any]],
+                            changes: Mapping[int, Mapping[str, Any]], key: str = "id") -> CheckResult:
+    """Each record in `changes` (id -> expected values) now has those values and nothing else of it
+    changed; no record was added or removed, and every other record is unchanged."""
     old = {r[key]: dict(r) for r in before}
     new = {r[key]: dict(r) for r in after}
     if set(old) != set(new):
         return CheckResult.failed(f"records were added {sorted(set(new) - set(old))[:5]} "
                                   f"or removed {sorted(set(old) - set(new))[:5]}")
-    if record_id not in new:
-        return CheckResult.failed(f"no record {record_id}")
-    got = new[record_id]
-    wrong = {k: got.get(k) for k, v in expected.items() if got.get(k) != v}
-    if wrong:
-        return CheckResult.failed(f"record {record_id} has {wrong}, expected {dict(expected)}")
-    untouched = {**old[record_id], **expected}
-    if got != untouched:
-        return CheckResult.failed(f"record {record_id} changed more than asked: {got}")
-    damaged = [k for k in old if k != record_id and old[k] != new[k]]
+    for rid, expected in changes.items():
+        if rid not in new:
+            return CheckResult.failed(f"no record {rid}")
+        got = new[rid]
+        wrong = {k: got.get(k) for k, v in expected.items() if got.get(k) != v}
+        if wrong:
+            return CheckResult.failed(f"record {rid} has {wrong}, expected {dict(expected)}")
+        if got != {**old[rid], **expected}:
+            return CheckResult.failed(f"record {rid} changed more than asked: {got}")
+    damaged = [k for k in old if k not in changes and old[k] != new[k]]
     if damaged:
         return CheckResult.failed(f"other records {damaged[:5]} were changed")
-    return CheckResult.passed(f"record {record_id} updated as asked, nothing else changed")
+    return CheckResult.passed(f"records {sorted(changes)} updated as asked, nothing else changed")
+
+
+@checker
+def records_changed_only(before: Sequence[Mapping[str, Any]], after: Sequence[Mapping[str, Any]],
+                         record_id: int, expected: Mapping[str, Any], key: str = "id") -> CheckResult:
+    """The record `record_id` now has the expected values; no record was added or removed and every
+    other record (and every other field of this one) is unchanged."""
+    return records_changed_exactly(before, after, {record_id: expected}, key)

@@ -15,7 +15,7 @@ import numpy as np
 
 from hybridgym.reward import CheckResult
 from hybridgym.reward.checkers import all_of, records_unchanged
-from hybridgym.reward.research import downloaded, records_changed_only, research_answer
+from hybridgym.reward.research import downloaded, records_changed_exactly, records_changed_only, research_answer
 from hybridgym.webapps import files as drive_app
 
 from .base import Task, register_task
@@ -285,6 +285,75 @@ class FilesMove(FilesTask):
         yield from self._click(sb, "#move")
         yield from self._click(sb, f'#picker .pick[data-folder="{params["dest"] + 1}"]')
         yield from self._confirm(sb)
+
+
+_MONTHS = ["January", "February", "March", "April", "May", "June", "July", "August", "September", "October",
+           "November", "December"]
+
+
+@register_task
+class FilesMoveByOwnerMonth(FilesTask):
+    """In the Archive folder (46 files over three pages), find every file of a given owner last
+    modified in a given month (two or three files) and move them all to another folder.
+
+    Success: exactly those files are now in the destination, nothing else of them changed,
+    and every other file, folder and share record is unchanged.
+    """
+
+    id = "browser.files-move-by-owner-month-v0"
+    max_steps = 30
+
+    def sample(self, rng: np.random.Generator) -> dict:
+        while True:   # a drive where some owner has 2-3 archive files in one month
+            seed = int(rng.integers(0, 2**31 - 1))
+            d = drive_app.drive(seed)
+            groups: dict[tuple[str, str], list[int]] = {}
+            for k, f in enumerate(d.files):
+                if f.folder == 5:
+                    groups.setdefault((f.owner, f.modified[:7]), []).append(k)
+            good = sorted(key for key, ks in groups.items() if 2 <= len(ks) <= 3)
+            if not good:
+                continue
+            owner, month = good[int(rng.integers(len(good)))]
+            files = groups[(owner, month)]
+            dests = [i for i in (1, 3, 4) if not any(g.folder == i and g.name in {d.files[k].name for k in files}
+                                                     for g in d.files)]
+            if dests:
+                return {"drive": seed, "owner": owner, "month": month, "files": files,
+                        "dest": int(rng.choice(dests))}
+
+    def instruction(self, params: dict) -> str:
+        d = self.drive(params)
+        month = _MONTHS[int(params["month"][5:7]) - 1] + " " + params["month"][:4]
+        return (f"In Driveshare's Archive folder, move every file owned by \"{params['owner']}\" that was last "
+                f"modified in {month} to the folder {_folder_path(d, params['dest'])}.")
+
+    def check(self, state, params, answer, baseline):
+        d = self.drive(params)
+        changes = {drive_app.file_id(d, d.files[k]): {"folder": params["dest"] + 1} for k in params["files"]}
+        return all_of(records_changed_exactly(baseline["records"]["files"], state["records"]["files"], changes),
+                      self._unchanged(state, baseline, "folders", "shares"))
+
+    def oracle(self, sb, params):
+        d = self.drive(params)
+        page = sb.browser.page
+        yield from self._click(sb, '#tree a[data-folder="6"]')
+        page.wait_for_selector('#tree a.on[data-folder="6"]')
+        for k in params["files"]:
+            fid = drive_app.file_id(d, d.files[k])
+            here = sorted(r["name"] for r in sb.server.store.snapshot()["files"] if r["folder"] == 6 and not r["trashed"])
+            want = here.index(d.files[k].name) // drive_app.PAGE + 1
+            shown = page.locator("#pager .pnum.on")
+            if shown.count() and int(shown.inner_text()) != want:
+                yield from self._click(sb, f'#pager .pnum[data-page="{want}"]')
+            yield from self._click(sb, f'tr.file[data-id="{fid}"]')
+            page.wait_for_function("n => document.getElementById('d-name').textContent === n", arg=d.files[k].name)
+            yield from self._click(sb, "#move")
+            yield from self._click(sb, f'#picker .pick[data-folder="{params["dest"] + 1}"]')
+            yield from self._click(sb, "#m-ok")
+            page.wait_for_selector("#modal", state="hidden")
+            page.wait_for_selector(f'tr.file[data-id="{fid}"]', state="detached")
+        yield {"action_type": "finished", "content": ""}
 
 
 @register_task

@@ -231,3 +231,15 @@ def test_a_file_downloaded_in_the_browser_is_visible_to_the_sdk_terminal(suite_e
     for action in task._download(env.sandbox, params):
         env.step(action)
     assert (env.sandbox.workspace.root / "Downloads" / task.target(params).name).read_bytes() == task.target(params).data
+
+
+def test_a_share_link_opens_a_page_with_the_file_and_a_download(drive_server):
+    server, d = drive_server
+    f = d.files[0]
+    fid = drive_app.file_id(d, f)
+    share = json.loads(_call(server, f"share/{fid}", {"email": "x@y.example", "role": "viewer"})[2])
+    with urllib.request.urlopen(server.url(share["link"])) as r:
+        page = r.read().decode()
+    assert f.name in page and f"/files/api/download/{fid}" in page and "can view" in page
+    with pytest.raises(urllib.error.HTTPError):
+        urllib.request.urlopen(server.url("/files/s/000000000000"))

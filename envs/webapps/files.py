@@ -14,6 +14,7 @@ RecordStore (collections `folders`, `files`, `shares`, which checkers read with
     POST move/<id>   {folder}
     POST share/<id>  {email, role}  role "viewer" or "editor"; returns the share with its link
     POST trash/<id>
+    GET  /files/s/<token>           the page a share link opens (name, owner, a download button)
 
 The page itself is static: `assets/web/files/`.
 """
@@ -23,6 +24,7 @@ from __future__ import annotations
 import csv
 import functools
 import hashlib
+import html
 import io
 import json
 import random
@@ -307,5 +309,23 @@ def install(server, seed: int) -> Drive:
             return Response(*store.handle("PUT", ["files", str(rec["id"])], {"trashed": True}))
         return err(404, f"unknown operation {op!r}")
 
+    def shared_page(req: Request) -> Response:
+        link = "/files/s/" + req.path.strip("/")
+        share = next((x for x in rows("shares") if x["link"] == link), None)
+        rec = get_file(str(share["file"])) if share else None
+        if rec is None or rec["trashed"]:
+            body = "<h1>Link not found</h1><p>The link is wrong, or the file was removed.</p>"
+        else:
+            size = f"{rec['size']:,} bytes"
+            body = (f"<h1>{html.escape(rec['name'])}</h1><p>{html.escape(rec['owner'])} shared this file with "
+                    f"{html.escape(share['email'])} ({'can edit' if share['role'] == 'editor' else 'can view'}).</p>"
+                    f"<p>{size} · modified {rec['modified']}</p><a class='btn primary' id='download' "
+                    f"href='/files/api/download/{rec['id']}'>⬇ Download</a>")
+        return Response(200 if rec else 404, "<!doctype html><html><head><meta charset='utf-8'><title>Driveshare</title>"
+                        "<link rel='stylesheet' href='/files/style.css'></head><body class='shared'>"
+                        f"<header class='top'><div class='brand'><span class='logo'>▲</span> Driveshare</div></header>"
+                        f"<main class='card'>{body}</main></body></html>", "text/html; charset=utf-8")
+
     server.route("/files/api/", handle)
+    server.route("/files/s/", shared_page)
     return d

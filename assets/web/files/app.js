@@ -22,7 +22,7 @@ function human(bytes) {
 }
 
 const FOLDER_SVG = '<svg class="fold" width="18" height="14" viewBox="0 0 18 14"><path d="M1 2.5A1.5 1.5 0 0 1 2.5 1H7l2 2h6.5A1.5 1.5 0 0 1 17 4.5v7a1.5 1.5 0 0 1-1.5 1.5h-13A1.5 1.5 0 0 1 1 11.5z" fill="#5f6368"/></svg>';
-const ICONS = { csv: "▦", txt: "≣", json: "{}", zip: "▣", pdf: "⎙", folder: FOLDER_SVG };
+const ICONS = { csv: "▦", txt: "≣", json: "{}", zip: "ZIP", pdf: "PDF", folder: FOLDER_SVG };
 
 function esc(s) {
   return String(s).replace(/[&<>"]/g, (c) => ({ "&": "&amp;", "<": "&lt;", ">": "&gt;", '"': "&quot;" }[c]));
@@ -103,7 +103,7 @@ async function select(id) {
   }
   $("preview").innerHTML = html;
   $("d-shares").innerHTML = f.shares.length ? f.shares.map((s) =>
-    `<li>${esc(s.email)} <span class="role">${s.role === "editor" ? "Can edit" : "Can view"}</span><div class="link">${location.origin}${esc(s.link)}</div></li>`).join("")
+    `<li>${esc(s.email)} <span class="role">${s.role === "editor" ? "Can edit" : "Can view"}</span><div class="link"><a href="${esc(s.link)}" target="_blank">${location.origin}${esc(s.link)}</a></div></li>`).join("")
     : `<li class="none">Only you have access.</li>`;
 }
 
