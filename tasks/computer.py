@@ -108,12 +108,14 @@ def _point_and_click(x: int, y: int) -> Iterator[dict]:
     yield {"action_type": "mouse_up", "x": int(x), "y": int(y)}
 
 
-def _until(done: Callable[[], bool], tries: int = 25, seconds: float = 0.15) -> Iterator[dict]:
-    """Wait steps until `done()` holds (a person waits for a copy or a save to finish)."""
+def _until(done: Callable[[], bool], tries: int = 12, seconds: float = 0.1) -> Iterator[dict]:
+    """Wait steps until `done()` holds (a person waits for a copy or a save to finish); each wait
+    half as long again as the one before, up to 1 s (12 tries: about 7 s in all)."""
     for _ in range(tries):
         if done():
             return
         yield {"action_type": "wait", "seconds": seconds}
+        seconds = min(1.0, seconds * 1.5)
 
 
 def _in_terminal(sb, command: str, done: Callable[[], bool]) -> Iterator[dict]:
@@ -153,10 +155,19 @@ def _fm_select(name: str) -> Iterator[dict]:
     yield _keys("esc")
 
 
+#: a point of the maximized file manager's folder view with no file under it (files fill the top rows)
+_FM_EMPTY_SPOT = (1000, 650)
+
+
 def _fm_go(sb, folder: str) -> Iterator[dict]:
-    """Open a folder in the file manager by typing its path into the location bar (ctrl+L)."""
+    """Open a folder in the file manager by typing its path into the location bar (ctrl+L), wait
+    until the window shows it (its title is the folder's name), and click an empty spot of the
+    folder view so that keys go to the view again, not to the location bar."""
     yield _keys("ctrl", "l")
     yield _type(f"{sb.workspace.root / folder}\n")
+    name = folder.rstrip("/").rsplit("/", 1)[-1]
+    yield from _until(lambda: any(w["title"] == name and "pcmanfm" in w["wm_class"] for w in sb.windows()))
+    yield _click(*_FM_EMPTY_SPOT)
 
 
 @register_task
@@ -301,7 +312,7 @@ class FilesRename(_HomeTask):
     """
 
     id = "computer.files-rename-v0"
-    max_steps = 12
+    max_steps = 20
 
     def sample(self, rng: np.random.Generator) -> dict:
         home = _home(rng)
@@ -338,7 +349,7 @@ class FilesMove(_HomeTask):
     """
 
     id = "computer.files-move-v0"
-    max_steps = 20
+    max_steps = 30
 
     def sample(self, rng: np.random.Generator) -> dict:
         home = _home(rng)
@@ -380,7 +391,7 @@ class FilesCopyFolder(_HomeTask):
     """
 
     id = "computer.files-copy-folder-v0"
-    max_steps = 12
+    max_steps = 20
 
     def sample(self, rng: np.random.Generator) -> dict:
         home = _home(rng)
@@ -405,13 +416,14 @@ class FilesCopyFolder(_HomeTask):
 
     def oracle(self, sb, params: dict) -> Iterator[dict]:
         name = params["folder"].split("/", 1)[1]
-        n = sum(1 for p in params["home"] if p.startswith(params["folder"] + "/"))
         yield from _fm_select(name)
         yield _keys("ctrl", "c")
         yield from _fm_go(sb, "Backup")
         yield _keys("ctrl", "v")
-        copied = sb.workspace.root / "Backup" / name
-        yield from _until(lambda: copied.is_dir() and len(list(copied.iterdir())) == n)
+        sources = [sb.workspace.root / p for p in params["home"] if p.startswith(params["folder"] + "/")]
+        copies = [sb.workspace.root / "Backup" / name / src.name for src in sources]
+        yield from _until(lambda: all(c.exists() and c.stat().st_size == s.stat().st_size
+                                      for c, s in zip(copies, sources)))
         yield {"action_type": "finished", "content": ""}
 
 
@@ -429,7 +441,7 @@ class FilesOrganizeByExtension(_HomeTask):
     """
 
     id = "computer.files-organize-by-extension-v0"
-    max_steps = 10
+    max_steps = 16
 
     def sample(self, rng: np.random.Generator) -> dict:
         home = {p: c for p, c in _home(rng).items() if not p.startswith("Downloads/")}
@@ -468,7 +480,7 @@ class FilesOrganizeByDate(_HomeTask):
     """
 
     id = "computer.files-organize-by-date-v0"
-    max_steps = 10
+    max_steps = 16
 
     def sample(self, rng: np.random.Generator) -> dict:
         home = _home(rng)
@@ -507,7 +519,7 @@ class FilesZipFolder(_HomeTask):
     """
 
     id = "computer.files-zip-folder-v0"
-    max_steps = 10
+    max_steps = 16
 
     def sample(self, rng: np.random.Generator) -> dict:
         home = _home(rng)
@@ -550,7 +562,7 @@ class FilesArchiveLogs(_HomeTask):
     """
 
     id = "computer.files-archive-logs-v0"
-    max_steps = 10
+    max_steps = 16
 
     def sample(self, rng: np.random.Generator) -> dict:
         home = _home(rng)
@@ -596,7 +608,7 @@ class FilesDeleteMatching(_HomeTask):
     """
 
     id = "computer.files-delete-matching-v0"
-    max_steps = 10
+    max_steps = 16
 
     def sample(self, rng: np.random.Generator) -> dict:
         home = _home(rng)
@@ -753,7 +765,7 @@ class EditorFixLine(_HomeTask):
     """
 
     id = "computer.editor-fix-line-v0"
-    max_steps = 12
+    max_steps = 20
 
     _KEYS = ["timeout", "retries", "workers", "port", "cache_size", "max_users", "interval", "batch_size", "threads"]
 
@@ -803,7 +815,7 @@ class EditorAppendSection(_HomeTask):
     """
 
     id = "computer.editor-append-section-v0"
-    max_steps = 10
+    max_steps = 16
 
     def sample(self, rng: np.random.Generator) -> dict:
         home = _home(rng)
@@ -876,7 +888,7 @@ class _SettingsTask(Task):
     """Change one setting of an app; the checker reads the app's config file and confirms no user file changed."""
 
     suite = "computer"
-    max_steps = 12
+    max_steps = 16
 
     def read_state(self, sb, params: dict) -> dict:
         return _snapshot_state(sb)
@@ -954,7 +966,7 @@ class SettingsCalculatorMode(_SettingsTask):
     """
 
     id = "computer.settings-calculator-mode-v0"
-    max_steps = 16
+    max_steps = 24
     _MODES = {"scientific": ("1", (550, 185)), "paper": ("2", (539, 210))}
 
     def sample(self, rng: np.random.Generator) -> dict:
@@ -989,7 +1001,7 @@ class SettingsFilesHidden(_SettingsTask):
     """
 
     id = "computer.settings-files-hidden-v0"
-    max_steps = 8
+    max_steps = 12
 
     def sample(self, rng: np.random.Generator) -> dict:
         home = _home(rng)
@@ -1335,7 +1347,7 @@ class HybridCsvTotal(_HomeTask):
     """
 
     id = "computer.hybrid-csv-total-v0"
-    max_steps = 16
+    max_steps = 22
     sdk = True
 
     def sample(self, rng: np.random.Generator) -> dict:
