@@ -137,7 +137,7 @@ class AdminBulkDeactivate(AdminTask):
     """
 
     id = "browser.admin-bulk-deactivate-v0"
-    max_steps = 30
+    max_steps = 40
 
     def sample(self, rng):
         seed, data = _sample_data(rng)
@@ -185,7 +185,7 @@ class AdminCountUsers(AdminTask):
     """
 
     id = "browser.admin-count-users-v0"
-    max_steps = 12
+    max_steps = 16
 
     def sample(self, rng):
         seed, data = _sample_data(rng)
@@ -222,7 +222,7 @@ class AdminStalestUser(AdminTask):
     """
 
     id = "browser.admin-stalest-user-v0"
-    max_steps = 12
+    max_steps = 14
 
     def sample(self, rng):
         seed, data = _sample_data(rng)
@@ -372,7 +372,7 @@ class AdminGeneralSettings(SettingsTask):
     """
 
     id = "browser.admin-general-settings-v0"
-    max_steps = 20
+    max_steps = 22
 
     def sample(self, rng):
         seed, data = _sample_data(rng)
@@ -417,7 +417,7 @@ class AdminSecuritySettings(SettingsTask):
     """
 
     id = "browser.admin-security-settings-v0"
-    max_steps = 20
+    max_steps = 22
 
     def sample(self, rng):
         seed, data = _sample_data(rng)
@@ -464,7 +464,7 @@ class AdminFixValidation(SettingsTask):
     """
 
     id = "browser.admin-fix-validation-v0"
-    max_steps = 20
+    max_steps = 24
 
     def sample(self, rng):
         seed, data = _sample_data(rng)
@@ -546,7 +546,7 @@ class AdminInviteUser(SettingsTask):
     """
 
     id = "browser.admin-invite-user-v0"
-    max_steps = 30
+    max_steps = 36
 
     def sample(self, rng):
         seed, data = _sample_data(rng)

@@ -192,7 +192,7 @@ class CalendarCreateEvent(CalendarTask):
     """
 
     id = "browser.calendar-create-event-v0"
-    max_steps = 24
+    max_steps = 28
 
     def sample(self, rng):
         seed, data = _sample_data(rng)
@@ -395,7 +395,7 @@ class CalendarCountDay(CalendarTask):
     """
 
     id = "browser.calendar-count-day-v0"
-    max_steps = 10
+    max_steps = 14
 
     def sample(self, rng):
         seed, data = _sample_data(rng)
@@ -549,7 +549,7 @@ class CalendarResolveConflict(CalendarTask):
     """
 
     id = "browser.calendar-resolve-conflict-v0"
-    max_steps = 30
+    max_steps = 36
 
     def sample(self, rng):
         seed, data = _sample_data(rng)
@@ -655,7 +655,7 @@ class CalendarClearWeek(CalendarTask):
     """
 
     id = "browser.calendar-clear-week-v0"
-    max_steps = 24
+    max_steps = 30
 
     def sample(self, rng):
         seed, data = _sample_data(rng)
