@@ -23,6 +23,7 @@ from gymnasium.envs.registration import register, registry
 from hybridgym.reward import CheckResult
 from hybridgym.tasks import Task
 
+from .actions import model as A
 from .browser import BrowserEnv
 from .sandbox import Request, Response
 
@@ -86,6 +87,7 @@ async ([seed, mode]) => {
 }
 """
 
+_FRAME_JS = "() => new Promise(r => requestAnimationFrame(() => setTimeout(r, 0)))"
 _STATE_JS = ("() => ({done: WOB_DONE_GLOBAL, env_reward: WOB_REWARD_GLOBAL, "
              "raw_reward: WOB_RAW_REWARD_GLOBAL, reason: WOB_REWARD_REASON})")
 
@@ -271,6 +273,7 @@ class MiniWoBEnv(BrowserEnv):
             package_html()   # raises with the install hint
         self.fresh_page = bool(fresh_page)
         self._data_mode = "train"
+        self._refocus = True
         # HybridEnv wants a task when its suite is not in the catalogue; forget it if none was asked
         super().__init__(task if task is not None else next(iter(MINIWOB_TASKS)), **kwargs)
         if task is None:
@@ -312,20 +315,43 @@ class MiniWoBEnv(BrowserEnv):
     def _prepare(self, task: Task, params: dict) -> None:
         """Start the page's episode (MiniWoB's seed and data mode) and read its instruction."""
         args = [params["seed"], self._data_mode]
-        # keyboard focus back to the page (the last episode may have left it in the address bar;
-        # the page cannot tell: Playwright emulates document.hasFocus())
-        self.sandbox.browser.page.bring_to_front()
+        if self._refocus:
+            # keyboard focus back to the page: the last episode may have left it in the address
+            # bar (the page cannot tell: Playwright emulates document.hasFocus())
+            self.sandbox.browser.page.bring_to_front()
+            self._refocus = False
         utterance = self.sandbox.browser.page.evaluate(_START_JS, args)
         if utterance is None:   # the last episode left the page unusable: reload it
             task.load_page(self.sandbox)
             utterance = self.sandbox.browser.page.evaluate(_START_JS, args)
         params["utterance"] = utterance or f"(MiniWoB task {task.id} gave no instruction)"
 
+    def _after_actions(self, actions: list[A.Action]) -> None:
+        """Note actions that may move keyboard focus out of the page (keys, clicks on the
+        browser's own bar): the next reset gives it back."""
+        top = self.sandbox.browser.viewport_origin()[1]
+        for act in actions:
+            if isinstance(act, (A.Hotkey, A.KeyDown, A.KeyUp, A.TypeText, A.RightClick)) or \
+                    any(getattr(act, y, None) is not None and getattr(act, y) < top for y in ("y", "y1", "y2")):
+                self._refocus = True
+
     def _observe(self, first: bool = False) -> None:
-        """Wait for the screen to change (after a reset: from the last episode's last frame;
-        the start JS resolved once a frame of the new episode was drawn), then to be quiet."""
+        """Wait for the page to draw a frame after the step's input (the start JS did so after a
+        reset), then for the screen to differ from the last observation and be quiet.
+
+        X input reaches the page before its next animation frame, so once that frame is
+        drawn the screen shows the input's effect (or nothing changed: then the change
+        time-out, 30 ms, ends the wait). A loaded machine delays Chromium's drawing to X;
+        waiting for the frame first keeps the observation from being the old picture.
+        """
+        if not first:
+            try:
+                self.sandbox.browser.page.evaluate(_FRAME_JS)
+            except Exception:   # a navigation replaced the page: fall back to the screen alone
+                pass
         self._frame, self._raw, _ = self.sandbox.capture.settle(
-            before=self._raw, change_timeout=0.05, quiet=0.008, max_wait=1.5 if first else 0.5, poll=0.003)
+            before=self._raw, change_timeout=0.05 if first else 0.03, quiet=0.005,
+            max_wait=1.5 if first else 0.5, poll=0.002)
 
 
 def register_miniwob() -> None:
