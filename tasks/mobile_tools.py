@@ -16,7 +16,7 @@ from hybridgym.reward.phone import answer_in
 from hybridgym.reward.phone_tools import answer_amount, answer_date, phone_changed, setting_near, text_appended
 
 from .base import Task, register_task
-from .mobile import OK, PHONE_FIELDS, done, open_app, phone_world, reach, tap, typed
+from .mobile import OK, PHONE_FIELDS, TODAY, done, open_app, phone_world, pick_date, reach, tap, typed
 
 TOOL_FIELDS = {
     "notes": ("title", "body", "pinned", "updated"),
@@ -1001,4 +1001,76 @@ class LargestFileToNote(ToolTask):
         yield tap(sb, "#note-body")
         yield typed(params["answer"])
         yield tap(sb, "#note-save")
+        yield done()
+
+
+_TRADES = ["Plumber", "Electrician", "Locksmith", "Piano tuner", "Dog sitter", "Window cleaner"]
+_PEOPLE = ["Marta Quist", "Oskar Lind", "Rui Tavares", "Hana Novak", "Tariq Aziz", "Lena Vogel"]
+
+
+@register_task
+class NoteToContact(ToolTask):
+    """A note names a tradesperson with a phone number; add them as a contact (read the note, then Contacts).
+    Checker: exactly one new contact with that name and number (digits compared), nothing else changed."""
+
+    id = "mobile.note-to-contact-v0"
+    max_steps = 20
+
+    def draw(self, rng, w):
+        trade, name = _pick(rng, _TRADES), _pick(rng, _PEOPLE)
+        phone = f"+1 555 {int(rng.integers(100, 1000))} {int(rng.integers(1000, 10000))}"
+        w["notes"].append({"title": "Recommended by Joe", "body": f"{trade}: {name}, {phone} (ask for a quote)",
+                           "pinned": False, "updated": "2026-03-12 20:14"})
+        return {"trade": trade.lower(), "name": name, "phone": phone}
+
+    def instruction(self, params):
+        return (f"My note \"Recommended by Joe\" names a {params['trade']}. Add them to Contacts with the name and "
+                "phone number from the note.")
+
+    def expected(self, params):
+        return {"contacts": {"added": [{"name": params["name"], "phone": params["phone"]}]}}
+
+    def oracle(self, sb, params):
+        yield open_app("notes")
+        yield from reach(sb, f'.note-item[data-id="{record_id(params, "notes", title="Recommended by Joe")}"]')
+        yield open_app("contacts")
+        yield tap(sb, "#add-contact")
+        yield tap(sb, "#name")
+        yield typed(params["name"])
+        yield tap(sb, "#number")
+        yield typed(params["phone"])
+        yield tap(sb, "#save")
+        yield done()
+
+
+@register_task
+class PhotoToEvent(ToolTask):
+    """Create a calendar event on the day a photo was taken (read the date in Gallery, then Calendar's date
+    picker). Checker: exactly one new event with the given title on that date."""
+
+    id = "mobile.photo-to-event-v0"
+    max_steps = 24
+
+    def draw(self, rng, w):
+        p = _pick(rng, [p for p in w["photos"] if not p["trashed"]])
+        title = _pick(rng, ["Print the photo", "Send the photo to Grandma", "Frame the picture"])
+        return {"photo": p["name"], "date": p["date"], "title": title}
+
+    def instruction(self, params):
+        return (f"Create a calendar event titled \"{params['title']}\" on the date the photo {params['photo']} "
+                "was taken.")
+
+    def expected(self, params):
+        return {"events": {"added": [{"title": params["title"], "date": params["date"]}]}}
+
+    def oracle(self, sb, params):
+        yield open_app("gallery")
+        yield from reach(sb, f'.thumb[data-id="{_photo_id(params, params["photo"])}"]')
+        yield open_app("calendar")
+        yield tap(sb, "#add-event")
+        yield tap(sb, "#event-title")
+        yield typed(params["title"])
+        yield tap(sb, "#event-date")
+        yield from pick_date(sb, TODAY, params["date"])
+        yield tap(sb, "#save")
         yield done()
