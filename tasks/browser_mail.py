@@ -1,10 +1,30 @@
 """Browser tasks on the Webmail app (assets/web/mail/, backend envs/webapps/mail.py): read, search, star, move, reply, forward.
 
-Every task draws a mailbox seed (and sometimes a few messages of its own) from the
-reset seed, installs a fresh `MailApp` at setup, and checks the mailbox against the
-baseline read right after setup: exactly the asked-for messages changed folder or
-flag, exactly the asked-for message was sent, nothing else (opening a message marks
-it read; read flags are not judged).
+## Description
+"Lumen Mail": a seeded mailbox (~70 messages over Inbox, Sent, Archive, Trash and custom
+folders; meeting rooms, invoices, budgets, flights, CSV and text attachments,
+newsletters) with folder navigation, search, pagination, stars, bulk move/delete,
+new folders, compose with address autocomplete, reply, forward and attachments that
+open in a new tab.
+
+## Action Space / Observation Space
+Those of `BrowserEnv` (the whole 1280×800 screen; clicks, keys, typing, scrolls).
+
+## Rewards
+1.0 when the checker passes on the mailbox (`MailApp.state()`): exactly the asked-for
+messages changed folder or flag, exactly the asked-for message was sent, nothing else
+(opening a message marks it read; read flags are not judged); for questions, the
+`finished(content=...)` answer must match.
+
+## Starting State
+A mailbox seed (and sometimes a few messages of the task's own) is drawn from the reset
+seed; the app is installed fresh at setup and the page opens on the Inbox.
+
+## Episode End
+`finished(...)`, or the task's `max_steps` (oracle steps plus slack).
+
+## Version History
+* v0: first version.
 """
 
 from __future__ import annotations

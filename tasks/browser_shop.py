@@ -1,10 +1,32 @@
 """Browser tasks on the Shop web app (assets/web/shop/, backend envs/webapps/shop.py): search, filters, cart, checkout.
 
-Every task draws a catalogue seed and its targets from the reset seed, installs a
-fresh `ShopApp` at setup, and checks the app's state (cart, wishlist, coupon,
-orders) against the baseline read right after setup, so anything the task did not
-ask for (an extra cart line, a stray order) fails it. The oracle helpers at the top
-are shared with the webmail tasks.
+## Description
+"Northwind Market": a catalogue of 144 seeded products (8 categories, brands, prices,
+ratings, stock, sizes, colours) with search, filters, sort and pagination; product pages
+with option dropdowns; a cart with coupons; a checkout form with field validation and a
+confirmation modal; order history with details and "Buy again"; a wishlist.
+
+## Action Space / Observation Space
+Those of `BrowserEnv` (the whole 1280×800 screen; clicks, keys, typing, scrolls).
+
+## Rewards
+1.0 when the task's checker passes on the shop backend's state (`ShopApp.state()`: cart,
+wishlist, coupon, orders) and, for questions, on the `finished(content=...)` answer;
+the checker also requires everything the task did not ask for to be as it was.
+
+## Starting State
+A catalogue seed and the task's targets are drawn from the reset seed; the app is
+installed fresh at setup (cart, wishlist as the task needs) and the page opens on the
+catalogue (or a category listing).
+
+## Episode End
+`finished(...)`, or the task's `max_steps` (oracle steps plus slack).
+
+## Version History
+* v0: first version.
+
+The oracle helpers at the top (positions from the live page, acting only through
+actions) are shared with the webmail tasks.
 """
 
 from __future__ import annotations
