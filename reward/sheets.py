@@ -359,17 +359,44 @@ def sheet_equals(book: Workbook | None, expected: Mapping[str, Value], *, sheet:
     return CheckResult.passed(f"{where} holds the expected {len(expected)} cells")
 
 
+def charts(data: bytes) -> list[dict]:
+    """The charts of a Gnumeric file: for each, its plot types ("GogBarColPlot", ...) and the cell ranges
+    its series read ("A2:A7", sheet names and "$" left out)."""
+    raw = gzip.decompress(data) if data[:2] == b"\x1f\x8b" else data
+    try:
+        root = ET.fromstring(raw)
+    except ET.ParseError as e:
+        raise SheetFormatError(f"not a Gnumeric file (XML does not parse: {e})") from None
+    out = []
+    for graph in root.iter():
+        if not graph.tag.endswith("}SheetObjectGraph"):
+            continue
+        plots = [el.get("type") for el in graph.iter() if el.get("role") == "Plot"]
+        ranges = [(d.text or "").split("!")[-1].replace("$", "") for d in graph.iter("dimension")]
+        out.append({"plots": plots, "ranges": ranges})
+    return out
+
+
 @checker
-def sheet_has_chart(book_xml: bytes | None, where: str = "the workbook") -> CheckResult:
-    """A Gnumeric file (raw bytes) holds at least one chart object."""
-    if not book_xml:
+def sheet_has_chart(data: bytes | None, plot: str | None = None, series: str | None = None,
+                    where: str = "the workbook") -> CheckResult:
+    """A Gnumeric file (raw bytes) holds a chart, of plot type `plot` if given (e.g. "GogBarColPlot"
+    for bar and column charts), with a series reading the range `series` if given (e.g. "B2:B7")."""
+    if not data:
         return CheckResult.failed(f"{where} does not exist")
-    raw = gzip.decompress(book_xml) if book_xml[:2] == b"\x1f\x8b" else book_xml
-    if b"SheetObjectGraph" in raw:
-        return CheckResult.passed(f"{where} holds a chart")
-    return CheckResult.failed(f"{where} holds no chart")
+    try:
+        found = charts(data)
+    except (SheetFormatError, OSError, EOFError) as e:
+        return CheckResult.failed(f"{where} could not be read: {e}")
+    if not found:
+        return CheckResult.failed(f"{where} holds no chart")
+    for c in found:
+        if (plot is None or plot in c["plots"]) and (series is None or series.replace("$", "") in c["ranges"]):
+            return CheckResult.passed(f"{where} holds a chart {c['plots']} of {c['ranges']}")
+    return CheckResult.failed(f"{where} holds charts {found}, none a {plot or 'chart'} of {series or 'the data'}",
+                              reward=0.5)
 
 
 __all__ = ["Cell", "Workbook", "SheetFormatError", "cell_name", "col_name", "parse_ref", "table", "shift_formula",
            "number", "read_csv", "read_gnumeric", "read_xlsx", "read_spreadsheet", "with_values",
-           "write_gnumeric", "write_csv", "values_match", "sheet_equals", "sheet_has_chart", "all_of"]
+           "write_gnumeric", "write_csv", "values_match", "sheet_equals", "charts", "sheet_has_chart", "all_of"]

@@ -21,8 +21,8 @@ import numpy as np
 
 from hybridgym.reward import CheckResult
 from hybridgym.reward.checkers import all_of, file_text_equals, files_unchanged, records_contain
-from hybridgym.reward.sheets import (SheetFormatError, Workbook, read_csv, read_spreadsheet, sheet_equals, table,
-                                     with_values, write_csv, write_gnumeric)
+from hybridgym.reward.sheets import (SheetFormatError, Workbook, read_csv, read_spreadsheet, sheet_equals,
+                                     sheet_has_chart, table, with_values, write_csv, write_gnumeric)
 
 from .base import Task, register_task
 from .computer import APP_STATE_PREFIXES
@@ -184,6 +184,16 @@ def _screen_shows(sb, test, point: tuple[int, int], timeout: float = 1.5) -> boo
     deadline = time.monotonic() + timeout
     while time.monotonic() < deadline:
         if test([int(v) for v in sb.capture.grab()[point[1], point[0]]]):
+            return True
+        time.sleep(0.05)
+    return False
+
+
+def _gone(sb, title_part: str, timeout: float = 2.0) -> bool:
+    """Wait until no window's title contains `title_part` (a dialog closed)."""
+    deadline = time.monotonic() + timeout
+    while time.monotonic() < deadline:
+        if not any(title_part in w["title"] for w in sb.windows()):
             return True
         time.sleep(0.05)
     return False
@@ -536,6 +546,68 @@ class SheetSortByColumn(_SheetTask):
             yield _click(dx + 209, dy + 257)          # the first key's direction toggle
         yield _click(dx + 363, dy + 480)              # OK
         yield _click(sb.width // 2, 10)               # focus the workbook window again (its title bar)
+        yield from _save(sb, params["path"])
+        yield _finish()
+
+
+@register_task
+class SheetColumnChart(_SheetTask):
+    """Insert a column chart of a monthly series into the workbook and save it.
+
+    Gnumeric shows Documents/<name>.gnumeric with Month and one value column. The
+    checker reads the saved file's XML: a bar/column plot (GogBarColPlot) whose
+    series reads the value column's cells, and the table's cells unchanged.
+    """
+
+    id = "computer.sheet-column-chart-v0"
+    max_steps = 20
+
+    def sample(self, rng):
+        n = int(rng.integers(5, 10))
+        start = int(rng.integers(0, 12 - n + 1))
+        measure = str(rng.choice(["Visitors", "Orders", "Rainfall", "Downloads"]))
+        rows = [["Month", measure]] + [[_MONTHS[start + i][:3], int(rng.integers(20, 500))] for i in range(n)]
+        return {"path": f"Documents/{_doc_name(rng, measure.lower())}.gnumeric", "rows": rows, "measure": measure,
+                "others": _distractors(rng)}
+
+    def instruction(self, params):
+        return (f"In {params['path']} (open in Gnumeric), insert a column chart of the {params['measure']} per "
+                "month, on the same sheet, and save the file.")
+
+    def read_state(self, sb, params):
+        state = super().read_state(sb, params)
+        path = sb.workspace.root / params["path"]
+        state["raw"] = path.read_bytes() if path.is_file() else None
+        return state
+
+    def expected(self, params):
+        return table(params["rows"]), {}
+
+    def check(self, state, params, answer, baseline):
+        return all_of(sheet_has_chart(state["raw"], plot="GogBarColPlot", series=f"B2:B{len(params['rows'])}",
+                                      where=params["path"]),
+                      super().check(state, params, answer, baseline))
+
+    def oracle(self, sb, params):
+        yield from _goto(sb, f"A1:B{len(params['rows'])}")
+        blue = lambda px: px[2] > 180 and px[0] < 120    # noqa: E731  GTK's selection colour
+        yield _key("alt", "i")                        # Insert, its first entry highlighted once it is open
+        _screen_shows(sb, blue, (250, 59))
+        for _ in range(4):                            # Cells, Columns, Rows, Sheet, Chart...
+            yield _key("down")
+        yield _key("enter")
+        sb.wait_ready(title="Select Chart Type")
+        x, y, w, h = _window(sb, "Select Chart Type")
+        for _ in range(3):
+            yield _click(x + 66, y + 141)             # Column
+            if _screen_shows(sb, blue, (x + 300, y + 141)):
+                break
+        for _ in range(3):
+            yield _click(x + w - 51, y + h - 26)      # Insert
+            if _gone(sb, "Select Chart Type"):
+                break
+        yield {"action_type": "drag", "x1": 500, "y1": 300, "x2": 900, "y2": 600}   # where the chart goes
+        yield _click(sb.width // 2, 10)               # the title bar: keyboard focus back on the sheet
         yield from _save(sb, params["path"])
         yield _finish()
 

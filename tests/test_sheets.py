@@ -116,8 +116,17 @@ def test_sheet_equals_wants_exact_cells_and_formulas_where_asked():
     assert CHECKERS["sheet_equals"] is sheet_equals
 
 
-def test_sheet_has_chart_looks_for_a_graph_object():
-    assert sheet_has_chart(gzip.compress(b"<gnm:Workbook><gnm:SheetObjectGraph/></gnm:Workbook>")).success
+def test_sheet_has_chart_reads_plot_type_and_series_ranges():
+    graph = (b'<gnm:Workbook xmlns:gnm="http://www.gnumeric.org/v10.dtd"><gnm:Sheets><gnm:Sheet><gnm:Objects>'
+             b'<gnm:SheetObjectGraph><GogObject role="Plot" type="GogBarColPlot"><GogObject role="Series"><data>'
+             b'<dimension id="0" type="GnmGODataVector">S!$A$2:$A$7</dimension>'
+             b'<dimension id="1" type="GnmGODataVector">S!$B$2:$B$7</dimension>'
+             b'</data></GogObject></GogObject></gnm:SheetObjectGraph></gnm:Objects></gnm:Sheet></gnm:Sheets>'
+             b'</gnm:Workbook>')
+    data = gzip.compress(graph)
+    assert sheet_has_chart(data, plot="GogBarColPlot", series="B2:B7").success
+    assert not sheet_has_chart(data, plot="GogPiePlot").success
+    assert not sheet_has_chart(data, series="C2:C7").success
     assert not sheet_has_chart(write_gnumeric({"S": [["a"]]})).success
     assert not sheet_has_chart(None).success
 
