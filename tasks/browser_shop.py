@@ -32,7 +32,6 @@ actions) are shared with the webmail tasks.
 from __future__ import annotations
 
 import re
-from typing import Iterator
 
 import numpy as np
 
