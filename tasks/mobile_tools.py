@@ -57,6 +57,8 @@ _FILES = {
 }
 _KINDS = {"pdf": "pdf", "docx": "doc", "txt": "text", "xlsx": "sheet", "jpg": "image", "png": "image", "mp3": "audio",
           "m4a": "audio", "flac": "audio", "zip": "zip"}
+_SIZES_KB = {"pdf": (80, 6000), "doc": (20, 900), "text": (1, 40), "sheet": (15, 600), "image": (300, 6000),
+             "audio": (900, 12000), "zip": (500, 40000)}
 _NEW_FILE_NAMES = ["trip_itinerary", "old_invoice", "archive_2025", "keep_this", "final_version", "for_review"]
 
 _PHOTO_NAMES = {
@@ -112,12 +114,15 @@ def world(rng: np.random.Generator) -> dict[str, list[dict]]:
     files, sizes = [], set()
     for folder, names in _FILES.items():
         for name in _pick(rng, names, int(rng.integers(4, 6))):
-            size = int(rng.integers(12, 9000))
-            while size in sizes:
-                size += 7
+            kind = _KINDS[name.rsplit(".", 1)[1]]
+            size = int(rng.integers(*_SIZES_KB[kind]))
+            while size in sizes:   # no two files of the same size: "the largest" is one file
+                size += 1
             sizes.add(size)
-            files.append({"name": name, "folder": folder, "size_kb": size, "kind": _KINDS[name.rsplit(".", 1)[1]],
-                          "modified": _day(rng)})
+            files.append({"name": name, "folder": folder, "size_kb": size, "kind": kind, "modified": _day(rng)})
+        top, second = sorted((f for f in files if f["folder"] == folder), key=lambda f: -f["size_kb"])[:2]
+        if top["size_kb"] < second["size_kb"] * 1.1:   # the largest also looks largest ("6.0 MB" vs "6.0 MB")
+            top["size_kb"] = int(second["size_kb"] * 1.2) + 1
     photos = []
     for album in _pick(rng, list(_PHOTO_NAMES), 4):
         for name in _pick(rng, _PHOTO_NAMES[album], int(rng.integers(2, 4))):
