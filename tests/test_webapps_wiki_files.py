@@ -243,3 +243,13 @@ def test_a_share_link_opens_a_page_with_the_file_and_a_download(drive_server):
     assert f.name in page and f"/files/api/download/{fid}" in page and "can view" in page
     with pytest.raises(urllib.error.HTTPError):
         urllib.request.urlopen(server.url("/files/s/000000000000"))
+
+
+def test_search_box_suggestions_put_title_prefix_matches_first():
+    c = wiki.corpus()
+    got = [r["title"] for r in wiki.suggest(c, "ash")]
+    starts = sorted(a.title for a in c.articles.values() if a.title.lower().startswith("ash"))
+    assert got == starts[:8] and len(got) == 8
+    river = [r["title"] for r in wiki.suggest(c, "river", limit=50)]
+    assert river and all(" river" in f" {t.lower()}" for t in river)
+    assert wiki.suggest(c, "   ") == []

@@ -15,6 +15,7 @@ length, ...) and prose that links it to other articles.
     /wiki/lists                 list pages; /wiki/list/<kind>?sort=<col>&dir=asc|desc
     /wiki/random                a random article (302)
     /wiki/api/search?q=..       the same search as JSON
+    /wiki/api/suggest?q=..      title suggestions for the search box (prefix matches)
 
 `write_markdown(folder)` writes the corpus as Markdown files (`<slug>.md` plus
 `index.tsv`) for SDK tasks, whose terminal has no network.
@@ -456,6 +457,18 @@ class SearchIndex:
         return sorted(scores.items(), key=lambda kv: (-kv[1], self.titles[kv[0]]))
 
 
+def suggest(c: Corpus, query: str, limit: int = 8) -> list[dict]:
+    """Titles for the search box's drop-down: those starting with the query first, then those with a
+    word starting with it; alphabetical within each group."""
+    q = " ".join(query.lower().split())
+    if not q:
+        return []
+    starts = sorted((a.title for a in c.articles.values() if a.title.lower().startswith(q)))
+    inner = sorted(a.title for a in c.articles.values()
+                   if not a.title.lower().startswith(q) and f" {q}" in f" {a.title.lower()}")
+    return [{"slug": slugify(t), "title": t} for t in (starts + inner)[:limit]]
+
+
 def snippet(article: Article, query: str, width: int = 180) -> str:
     """HTML: the first passage of the article that holds a query term, with the terms in bold."""
     text = article.plain_text()
@@ -527,6 +540,7 @@ def _page(title: str, body: str, query: str = "") -> str:
 </ul></nav>
 <main id="content">{body}</main></div>
 <footer>Text is generated for the hybridgym environment; every fact here is fictional.</footer>
+<script src="/wiki/wiki.js"></script>
 </body></html>"""
 
 
@@ -707,6 +721,8 @@ def handler(rng: random.Random):
             q = req.arg("q")
             return Response(200, {"query": q, "results": [
                 {"slug": s, "title": c.articles[s].title, "score": round(sc, 4)} for s, sc in c.search(q)[:50]]})
+        if path == "api/suggest":
+            return Response(200, {"query": req.arg("q"), "results": suggest(c, req.arg("q"))})
         if path == "categories":
             return html_response(render_categories(c))
         if path.startswith("category/") and path[9:] in cat_by_slug:
