@@ -87,3 +87,20 @@ def calendar_events_deleted(before: Events, after: Events, ids: Sequence[int]) -
     if left:
         return CheckResult.failed(f"{len(left)} of the {len(ids)} events to delete are still there")
     return all_of(CheckResult.passed(f"{len(ids)} events deleted"), calendar_others_unchanged(before, after, ids))
+
+
+@checker
+def calendar_series_created(before: Events, after: Events, expected: Mapping[str, Any],
+                            dates: Sequence[str]) -> CheckResult:
+    """One new event on each of `dates` (and no other new event), each with the expected fields; others unchanged."""
+    old = {e["id"] for e in before}
+    added = sorted((e for e in after if e["id"] not in old), key=lambda e: e["date"])
+    got = [e["date"] for e in added]
+    if got != sorted(dates):
+        return CheckResult.failed(f"new events on {got}, expected one on each of {sorted(dates)}")
+    for e in added:
+        wrong = _mismatch(e, expected)
+        if wrong:
+            return CheckResult.failed(f"the new event on {e['date']} has " + ", ".join(wrong))
+    return all_of(CheckResult.passed(f"{len(dates)} events {expected.get('title')!r} created"),
+                  calendar_others_unchanged(before, after, allow_added=len(dates)))

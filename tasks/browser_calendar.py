@@ -17,7 +17,7 @@ import numpy as np
 
 from hybridgym.reward import CheckResult
 from hybridgym.reward.calendar import (calendar_event_changed, calendar_event_created, calendar_events_deleted,
-                                       calendar_others_unchanged)
+                                       calendar_others_unchanged, calendar_series_created)
 from hybridgym.reward.checkers import all_of, answer_matches
 from hybridgym.webapps import calendar as cal
 
@@ -223,6 +223,52 @@ class CalendarCreateEvent(CalendarTask):
         yield click(sb, f"#picker [data-date=\"{p['date']}\"]")
         yield from self.set_times(sb, p["start"], p["end"])
         yield from fill(sb, "#location", p["location"])
+        yield from self.save(sb)
+        yield {"action_type": "finished", "content": ""}
+
+
+@register_task
+class CalendarWeeklySeries(CalendarTask):
+    """Create a weekly event that repeats 3-6 times (the form's Repeat and occurrence dropdowns).
+
+    Every occurrence's slot is free. The checker wants one new event on each of
+    the weekly dates with the title, times and location, and nothing else changed.
+    """
+
+    id = "browser.calendar-weekly-series-v0"
+    max_steps = 34
+
+    def sample(self, rng):
+        seed, data = _sample_data(rng)
+        while True:
+            first = _day(data, int(rng.integers(2, 21)))
+            n = int(rng.integers(3, 7))
+            start = int(rng.integers(16, 34)) * 30
+            s, e = cal.hhmm(start), cal.hhmm(start + int(rng.choice([30, 45, 60])))
+            dates = [(dt.date.fromisoformat(first) + dt.timedelta(weeks=k)).isoformat() for k in range(n)]
+            if dt.date.fromisoformat(first).weekday() < 5 and all(_free(_mine(data), d, s, e) for d in dates):
+                break
+        return {"data_seed": seed, "today": data["today"], "title": _pick(rng, _NEW_TITLES), "start": s, "end": e,
+                "location": _pick(rng, _NEW_PLACES), "dates": dates}
+
+    def instruction(self, p):
+        d = dt.date.fromisoformat(p["dates"][0])
+        return (f"Set up \"{p['title']}\" as a weekly event on {d:%A}s from {p['start']} to {p['end']} at "
+                f"\"{p['location']}\", starting {long_date(p['dates'][0])}, {len(p['dates'])} times in total.")
+
+    def check(self, state, p, answer, baseline):
+        return calendar_series_created(baseline["events"], state["events"],
+                                       {k: p[k] for k in ("title", "start", "end", "location")} | {"room": None},
+                                       p["dates"])
+
+    def oracle(self, sb, p):
+        yield click(sb, "#new-event")
+        yield from fill(sb, "#title", p["title"])
+        yield from fill(sb, "#date", p["dates"][0])
+        yield from self.set_times(sb, p["start"], p["end"])
+        yield from fill(sb, "#location", p["location"])
+        yield from choose(sb, "#repeat", "Every week")
+        yield from choose(sb, "#occurrences", f"{len(p['dates'])} times")
         yield from self.save(sb)
         yield {"action_type": "finished", "content": ""}
 

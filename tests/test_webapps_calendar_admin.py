@@ -3,12 +3,14 @@
 from __future__ import annotations
 
 import copy
+import datetime as dt
 import json
 
 import pytest
 
 from hybridgym.reward.admin import admin_state_changed
-from hybridgym.reward.calendar import calendar_event_changed, calendar_event_created, calendar_events_deleted
+from hybridgym.reward.calendar import (calendar_event_changed, calendar_event_created, calendar_events_deleted,
+                                       calendar_series_created)
 from hybridgym.sandbox import Request
 from hybridgym.webapps import admin as adm
 from hybridgym.webapps import calendar as cal
@@ -102,6 +104,23 @@ def test_calendar_update_delete_and_range_listing(cal_data):
     assert call(b, "GET", f"events/{ev['id']}")[0] == 404
 
 
+def test_calendar_weekly_series_creates_and_deletes_together(cal_data):
+    b = cal.CalendarBackend(cal_data)
+    date = b.today
+    body = {"date": date, "start": "20:00", "end": "20:30", "title": "Weekly sync", "attendees": [], "repeat_weeks": 13}
+    status, out = call(b, "POST", "events", body)
+    assert status == 422 and "2 to 12" in out["errors"]["repeat"]
+    n = len(b.events)
+    status, out = call(b, "POST", "events", {**body, "repeat_weeks": 3})   # generated events end by 19:00
+    assert status == 201
+    series = [e for e in b.events if e["series"] == out["id"]]
+    assert len(b.events) == n + 3 and len(series) == 3
+    assert [e["date"] for e in series] == [(dt.date.fromisoformat(date) + dt.timedelta(weeks=k)).isoformat()
+                                           for k in range(3)]
+    status, out = call(b, "DELETE", f"events/{series[1]['id']}", series="1")
+    assert status == 200 and sorted(out["deleted"]) == sorted(e["id"] for e in series) and len(b.events) == n
+
+
 # -- calendar checkers ------------------------------------------------------------------
 
 EVENTS = [{"id": 1, "title": "Standup", "date": "2026-03-02", "start": "09:00", "end": "09:30", "room": None,
@@ -128,6 +147,15 @@ def test_calendar_event_changed_refuses_other_field_changes():
     also = [{**moved[0], "title": "Other"}, EVENTS[1]]
     assert not calendar_event_changed(EVENTS, also, 1, {"start": "16:00", "end": "16:30"}).success
     assert not calendar_event_changed(EVENTS, [EVENTS[1]], 1, {"start": "16:00"}).success
+
+
+def test_calendar_series_created_wants_one_event_per_date():
+    want = {"title": "Demo", "start": "10:00"}
+    week2 = {**NEW, "id": 4, "date": "2026-03-11"}
+    assert calendar_series_created(EVENTS, EVENTS + [NEW, week2], want, ["2026-03-04", "2026-03-11"]).success
+    assert not calendar_series_created(EVENTS, EVENTS + [NEW], want, ["2026-03-04", "2026-03-11"]).success
+    assert not calendar_series_created(EVENTS, EVENTS + [NEW, {**week2, "start": "11:00"}], want,
+                                       ["2026-03-04", "2026-03-11"]).success
 
 
 def test_calendar_events_deleted_only_those():

@@ -12,9 +12,10 @@ API (JSON):
     GET    bootstrap                      today, rooms, people
     GET    events?from=YYYY-MM-DD&to=...  my events in a date range (inclusive)
     GET    events/<id>                    one event
-    POST   events                         create; 422 {"errors": {field: msg}}, 409 {"conflicts": [...]}
-    PUT    events/<id>                    update (same answers)
-    DELETE events/<id>                    delete
+    POST   events                         create ("repeat_weeks": n makes n weekly events, one series);
+                                          422 {"errors": {field: msg}}, 409 {"conflicts": [...]}
+    PUT    events/<id>                    update (same answers; one occurrence of a series)
+    DELETE events/<id>[?series=1]         delete (with series=1: every event of its series)
     GET    rooms?date=YYYY-MM-DD          rooms and all their bookings that day
 """
 
@@ -102,7 +103,7 @@ def _generate(seed: int) -> dict:
                   "start": hhmm(start), "end": hhmm(min(start + dur, 19 * 60)), "room": room,
                   "location": next(r[1] for r in ROOMS if r[0] == room) if room else rng.choice(PLACES),
                   "attendees": sorted(rng.sample(PEOPLE, rng.randrange(5))),
-                  "owner": ME, "notes": ""}
+                  "owner": ME, "notes": "", "series": None}
             if free(ev, (ev["date"], ME)) and (not room or free(ev, (ev["date"], room))):
                 add(ev)
                 next_id += 1
@@ -116,7 +117,7 @@ def _generate(seed: int) -> dict:
                 start = rng.randrange(16, 35) * 30
                 ev = {"id": next_id, "title": "Busy", "date": day.isoformat(), "start": hhmm(start),
                       "end": hhmm(start + rng.choice([30, 60, 60, 90])), "room": rid, "location": name,
-                      "attendees": [], "owner": rng.choice(PEOPLE), "notes": ""}
+                      "attendees": [], "owner": rng.choice(PEOPLE), "notes": "", "series": None}
                 if free(ev, (ev["date"], rid)):
                     add(ev)
                     next_id += 1
@@ -239,8 +240,11 @@ class CalendarBackend:
         if req.method == "PUT":
             return self._save(req, ev)
         if req.method == "DELETE":
-            self.events.remove(ev)
-            return Response(200, {"deleted": eid})
+            gone = [e for e in self.mine() if e is ev or (ev["series"] and req.arg("series") == "1"
+                                                            and e["series"] == ev["series"])]
+            for e in gone:
+                self.events.remove(e)
+            return Response(200, {"deleted": [e["id"] for e in gone]})
         return Response(405, {"error": "use GET, PUT or DELETE on an event"})
 
     def _save(self, req: Request, existing: dict | None) -> Response:
@@ -249,14 +253,27 @@ class CalendarBackend:
         except ValueError:
             return Response(400, {"error": "body is not JSON"})
         ev, errors, conflicts = self.validate(body, existing["id"] if existing else None)
+        weeks = body.get("repeat_weeks", 1) if isinstance(body, dict) and existing is None else 1
+        if not isinstance(weeks, int) or not 1 <= weeks <= 12:
+            errors["repeat"] = "A weekly event repeats 2 to 12 times."
         if errors:
             return Response(422, {"errors": errors})
+        series = [ev]
+        for k in range(1, weeks):   # later occurrences: same rules, one week apart each
+            date = (dt.date.fromisoformat(ev["date"]) + dt.timedelta(weeks=k)).isoformat()
+            more, errs, confl = self.validate({**body, "date": date})
+            if errs:
+                return Response(422, {"errors": {f: f"On {date}: {m}" for f, m in errs.items()}})
+            series.append(more)
+            conflicts += confl
         if conflicts and not (isinstance(body, dict) and body.get("confirm_conflicts") is True):
             return Response(409, {"conflicts": [copy.deepcopy(c) for c in conflicts]})
         if existing is None:
-            ev.update(id=self._next_id, owner=ME)
-            self._next_id += 1
-            self.events.append(ev)
+            first = self._next_id
+            for one in series:
+                one.update(id=self._next_id, owner=ME, series=first if weeks > 1 else None)
+                self._next_id += 1
+                self.events.append(one)
             return Response(201, copy.deepcopy(ev))
         existing.update(ev)
         return Response(200, copy.deepcopy(existing))

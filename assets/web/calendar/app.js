@@ -137,6 +137,7 @@ function showDetails(e) {
     <dl>
       <dt>When</dt><dd id="detail-when">${longDate(parse(e.date))}, ${e.start} – ${e.end}</dd>
       <dt>Where</dt><dd id="detail-where">${esc(e.location) || "—"}${e.room ? ` (room booked)` : ""}</dd>
+      ${e.series ? `<dt>Repeats</dt><dd id="detail-series">Every week (part of a series)</dd>` : ""}
       <dt>Guests</dt><dd id="detail-guests">${e.attendees.length ? e.attendees.map(esc).join(", ") : "Only you"}</dd>
       ${e.notes ? `<dt>Notes</dt><dd>${esc(e.notes)}</dd>` : ""}
     </dl>
@@ -145,14 +146,16 @@ function showDetails(e) {
   $("#detail-edit", m).onclick = () => { location.hash = `#edit/${e.id}`; };
   $("#detail-delete", m).onclick = () => {
     const c = modal(`<h3>Delete event?</h3><p>“${esc(e.title)}” on ${longDate(parse(e.date))} at ${e.start} will be removed for everyone.</p>
-      <div class="actions"><button class="btn" id="confirm-cancel" style="margin-left:auto">Cancel</button><button class="btn primary" id="confirm-delete">Delete</button></div>`);
-    $("#confirm-cancel", c).onclick = closeModal;
-    $("#confirm-delete", c).onclick = async () => {
-      const r = await api("DELETE", `events/${e.id}`);
+      <div class="actions"><button class="btn" id="confirm-cancel" style="margin-left:auto">Cancel</button>${e.series ? `<button class="btn danger" id="confirm-delete-series">Delete all in the series</button>` : ""}<button class="btn primary" id="confirm-delete">${e.series ? "Delete this one" : "Delete"}</button></div>`);
+    const remove = async all => {
+      const r = await api("DELETE", `events/${e.id}${all ? "?series=1" : ""}`);
       closeModal();
-      toast(r.status === 200 ? "Event deleted" : (r.data.error || "Could not delete"));
+      toast(r.status === 200 ? (r.data.deleted.length > 1 ? `${r.data.deleted.length} events deleted` : "Event deleted") : (r.data.error || "Could not delete"));
       route();
     };
+    $("#confirm-cancel", c).onclick = closeModal;
+    $("#confirm-delete", c).onclick = () => remove(false);
+    if (e.series) $("#confirm-delete-series", c).onclick = () => remove(true);
   };
 }
 
@@ -209,17 +212,20 @@ async function showForm(id, q) {
       <div class="field" id="f-room"><label for="room">Room</label><select id="room"><option value="">No room</option>${app.rooms.map(r => `<option value="${r.id}" ${r.id === e.room ? "selected" : ""}>${esc(r.name)} · ${r.capacity} seats · floor ${r.floor}</option>`).join("")}</select><div class="err" id="err-room"></div></div>
       <div class="field" id="f-location"><label for="location">Location</label><input type="text" id="location" value="${esc(e.location)}" placeholder="Add a location" autocomplete="off"><div class="err" id="err-location"></div></div>
       <div class="field wide" id="f-attendees"><label>Guests</label><div class="people" id="attendees">${people}</div><div class="err" id="err-attendees"></div></div>
-      <div class="field wide"><label for="notes">Notes</label><textarea id="notes" rows="2">${esc(e.notes)}</textarea></div>
+      ${id ? "" : `<div class="field" id="f-repeat"><label for="repeat">Repeat</label><div class="times"><select id="repeat" style="width:170px"><option value="1">Does not repeat</option><option value="weekly">Every week</option></select><select id="occurrences" hidden>${[2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12].map(n => `<option value="${n}">${n} times</option>`).join("")}</select></div><div class="err" id="err-repeat"></div></div>`}
+      <div class="field ${id ? "wide" : ""}"><label for="notes">Notes</label><textarea id="notes" rows="${id ? 2 : 1}">${esc(e.notes)}</textarea></div>
     </div>
     <div class="actions"><button class="btn primary" id="save">Save</button><button class="btn" id="cancel">Cancel</button></div>
   </div>`;
   attachPicker($("#date"), $("#date-btn"));
   $("#room").onchange = () => { const n = roomName($("#room").value); if (n && !$("#location").value) $("#location").value = n; };
   $("#cancel").onclick = () => history.back();
+  if ($("#repeat")) $("#repeat").onchange = () => { $("#occurrences").hidden = $("#repeat").value !== "weekly"; };
   const collect = confirm => ({
     title: $("#title").value, date: $("#date").value.trim(), start: $("#start").value, end: $("#end").value,
     room: $("#room").value || null, location: $("#location").value, notes: $("#notes").value,
     attendees: [...document.querySelectorAll("input[name=att]:checked")].map(c => c.value), confirm_conflicts: confirm,
+    repeat_weeks: $("#repeat") && $("#repeat").value === "weekly" ? Number($("#occurrences").value) : 1,
   });
   const save = async confirm => {
     document.querySelectorAll(".field").forEach(f => f.classList.remove("invalid"));
@@ -228,7 +234,7 @@ async function showForm(id, q) {
     const body = collect(confirm);
     const r = id ? await api("PUT", `events/${id}`, body) : await api("POST", "events", body);
     if (r.status === 200 || r.status === 201) {
-      toast(id ? "Event updated" : "Event created");
+      toast(id ? "Event updated" : body.repeat_weeks > 1 ? `${body.repeat_weeks} weekly events created` : "Event created");
       location.hash = `#month/${r.data.date.slice(0, 7)}`;
       return;
     }
