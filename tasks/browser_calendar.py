@@ -1,7 +1,7 @@
 """Browser tasks on the Calendar app (assets/web/calendar/, backend envs/webapps/calendar.py).
 
 Each episode's calendar comes from a data seed drawn from the reset seed: a
-"today" somewhere in 2026, about 200 of my events over five months and other
+"today" somewhere in 2026, about 150 of my events over five months and other
 people's room bookings. Checkers read the backend's events and confirm that no
 other event changed. Also holds the small oracle helpers the web-app tasks
 share (click an element, fill a field, pick from a <select>).
