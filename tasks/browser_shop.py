@@ -680,7 +680,7 @@ class ShopFindBuyCheckout(ShopTask):
     """
 
     id = "browser.shop-find-buy-checkout-v0"
-    max_steps = 50
+    max_steps = 56
 
     def sample(self, rng):
         seed, products = _catalogue(rng)
