@@ -14,11 +14,17 @@ from .sandbox import Sandbox
 class ComputerEnv(HybridEnv):
     """
     ## Description
-    A Linux desktop (Xvfb 1280×800, the openbox window manager) with real Debian
-    apps (a text editor, ...), started per task. The agent sees the whole screen and
-    acts with the mouse and keyboard through XTEST, like a person; tasks that offer
-    the SDK also accept `terminal`, `read_file` and `write_file`, run in the same
-    home folder the apps use (a per-episode workspace, sandboxed with bubblewrap).
+    A Linux desktop on a private Xvfb display (1280×800): openbox with fixed window
+    rules (apps open maximized above a 32-pixel tint2 panel with app launchers and a
+    task list; the calculator at a fixed place), a private D-Bus, and real Debian apps
+    (`hybridgym.sandbox.desktop.APPS`): xterm, Mousepad, PCManFM, galculator, Gnumeric,
+    Ristretto and Chromium (which reaches only the env's local server). The agent sees
+    the whole screen and acts with the mouse and keyboard through XTEST, like a person;
+    tasks that offer the SDK also accept `terminal`, `read_file` and `write_file`, run in
+    the same home folder the apps use (a per-episode workspace, sandboxed with bubblewrap).
+    Task families: file management, text editing, app settings (checked in the apps'
+    config files), spreadsheets, multi-app work, hybrid GUI+SDK work, and requests that
+    cannot be done (the right answer is to say so). See docs/computer-suite.md.
 
     ## Action Space
     `UnicodeText`: UI-TARS response text (`Action: click(point='<point>500 300</point>')`),
@@ -36,15 +42,21 @@ class ComputerEnv(HybridEnv):
 
     ## Rewards
     1.0 when the task's checker passes at the end of the episode, else 0.0
-    (partial credit where a checker grades it). Checkers read files and app state.
+    (partial credit where a checker grades it). Checkers (`hybridgym.reward.files`) are
+    pure functions of the home's files and the apps' config files, and fail if any
+    other user file was damaged.
 
     ## Starting State
-    A fresh home folder built by the task (documents, data files), the task's apps
-    restarted and their windows mapped.
+    At every reset the apps are killed (also those started from the panel), the home is
+    emptied, the task writes the episode's home from the seed (documents, real PNG
+    images, CSVs, config files) and opens its apps; the reset returns once each window is
+    mapped, placed by the window manager and the screen is still (probed, no fixed sleeps).
 
     ## Episode End
     Terminated when the agent sends `finished(...)` or `call_user()`; truncated at the
     task's step budget, or when a part of the sandbox fails (error in `info["error"]`).
+    A `call_user()` without a message reaches the checker as the answer `"call_user()"`,
+    so infeasible tasks tell it apart from an empty `finished()`.
 
     ## Arguments
     `task`, `coords`, `max_steps`, `render_mode` (see `HybridEnv`).

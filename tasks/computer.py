@@ -80,7 +80,8 @@ def _home(rng: np.random.Generator) -> dict[str, "str | tuple"]:
 
 
 def _snapshot_state(sb) -> dict:
-    return {"files": sb.workspace.snapshot()}
+    from hybridgym.sandbox.desktop import home_snapshot
+    return {"files": home_snapshot(sb.workspace.root)}
 
 
 def _file_bytes(files: dict, content: "str | tuple") -> bytes:
@@ -198,7 +199,7 @@ class EditorCreateFile(Task):
         sb.wait_for_window("mousepad")
 
     def read_state(self, sb, params: dict) -> dict:
-        return {"files": sb.workspace.snapshot()}
+        return _snapshot_state(sb)
 
     def check(self, state: dict, params: dict, answer: str | None, baseline: dict) -> CheckResult:
         return all_of(file_text_equals(state["files"], params["filename"], params["text"]),

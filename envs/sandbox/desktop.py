@@ -198,6 +198,25 @@ class Desktop:
         shutil.rmtree(self.runtime, ignore_errors=True)
 
 
+def home_snapshot(home: Path, skip: tuple[str, ...] = (".cache", ".local", ".dbus"),
+                  max_bytes: int = 1 << 20) -> dict[str, bytes]:
+    """Every regular file of a home (relative path -> bytes, like `Workspace.snapshot`), without
+    descending into the app caches in `skip` (a browser profile alone is thousands of files);
+    `.config` is kept: settings tasks read it."""
+    out: dict[str, bytes] = {}
+    home = Path(home)
+    for dirpath, dirnames, filenames in os.walk(home):
+        if Path(dirpath) == home:
+            dirnames[:] = [d for d in dirnames if d not in skip]
+        for name in filenames:
+            full = Path(dirpath) / name
+            if full.is_symlink() or not full.is_file():
+                continue
+            with open(full, "rb") as f:
+                out[full.relative_to(home).as_posix()] = f.read(max_bytes)
+    return out
+
+
 def _wait_for(pred, timeout: float, error: str) -> None:
     deadline = time.monotonic() + timeout
     while not pred():
