@@ -16,14 +16,14 @@ What each env returns:
   (`render_mode=None`, the package's default); Debian's /usr/bin/chromium with
   /usr/bin/chromedriver via MINIWOB_CHROME_BINARY / MINIWOB_CHROMEDRIVER.
 
-The machine this runs on is shared: the JSON records the load average before and after, and
-`--nice -10` (both envs and their browsers at a higher priority than the other jobs)
-approximates an idle machine.
+The machine this runs on may be shared: the JSON records the load average before and after
+(Chromium sets its own process priorities, so running the benchmark at a higher priority
+does not shield the browsers from other jobs).
 
 Reset in ours restarts the episode in the loaded page, as theirs does; `fresh_reset_ms`
 is ours with `fresh_page=True` (the page reloaded at every reset), for reference.
 
-    .venv/bin/python benchmarks/bench_miniwob.py --runs 20 --nice -10 --out benchmarks/results/miniwob.json
+    .venv/bin/python benchmarks/bench_miniwob.py --runs 20 --out benchmarks/results/miniwob.json
 """
 
 from __future__ import annotations
@@ -116,13 +116,8 @@ def main() -> None:
     ap.add_argument("--runs", type=int, default=20, help="resets per task and env")
     ap.add_argument("--steps", type=int, default=3, help="clicks after each reset")
     ap.add_argument("--tasks", default=",".join(TASKS))
-    ap.add_argument("--nice", type=int, default=0,
-                    help="change this process's niceness first (both envs' browsers inherit it); on a "
-                         "machine shared with other jobs, a negative value approximates an idle machine")
     ap.add_argument("--out", help="JSON file for the figures")
     args = ap.parse_args()
-    if args.nice:
-        os.nice(args.nice)
     load_before = os.getloadavg()
     ours, fresh = MiniWoBEnv(), MiniWoBEnv(fresh_page=True)
     rows = []
@@ -152,8 +147,8 @@ def main() -> None:
     if args.out:
         Path(args.out).write_text(json.dumps({
             "command": f".venv/bin/python benchmarks/bench_miniwob.py --runs {args.runs} --steps {args.steps}"
-                       + (f" --nice {args.nice}" if args.nice else "") + f" --out {args.out}",
-            "machine": {"cpus": os.cpu_count(), "python": platform.python_version(), "niceness": os.nice(0),
+                       f" --out {args.out}",
+            "machine": {"cpus": os.cpu_count(), "python": platform.python_version(),
                         "loadavg_1m_before": round(load_before[0], 2), "loadavg_1m_after": round(os.getloadavg()[0], 2)},
             "date": time.strftime("%Y-%m-%d %H:%M", time.gmtime()),
             "theirs": "miniwob==1.1.0 MiniWoBEnvironment, headless Chromium via Selenium/chromedriver",

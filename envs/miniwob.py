@@ -87,7 +87,8 @@ async ([seed, mode]) => {
 }
 """
 
-_FRAME_JS = "() => new Promise(r => requestAnimationFrame(() => setTimeout(r, 0)))"
+# after a step's input: one drawn frame later, whether the page ended the episode
+_FRAME_JS = "() => new Promise(r => requestAnimationFrame(() => setTimeout(() => r(!!WOB_DONE_GLOBAL), 0)))"
 _STATE_JS = ("() => ({done: WOB_DONE_GLOBAL, env_reward: WOB_REWARD_GLOBAL, "
              "raw_reward: WOB_RAW_REWARD_GLOBAL, reason: WOB_REWARD_REASON})")
 
@@ -274,6 +275,7 @@ class MiniWoBEnv(BrowserEnv):
         self.fresh_page = bool(fresh_page)
         self._data_mode = "train"
         self._refocus = True
+        self._page_done: bool | None = None   # WOB_DONE_GLOBAL as read after the step's frame
         # HybridEnv wants a task when its suite is not in the catalogue; forget it if none was asked
         super().__init__(task if task is not None else next(iter(MINIWOB_TASKS)), **kwargs)
         if task is None:
@@ -326,6 +328,17 @@ class MiniWoBEnv(BrowserEnv):
             utterance = self.sandbox.browser.page.evaluate(_START_JS, args)
         params["utterance"] = utterance or f"(MiniWoB task {task.id} gave no instruction)"
 
+    def _health(self) -> str | None:
+        # the step's frame wait reached the page, so the browser is alive; the display may have died
+        if self._page_done is not None and self.sandbox.display is not None and self.sandbox.display.is_alive():
+            return None
+        return super()._health()
+
+    def _progress(self, task: Task) -> tuple[float, bool]:
+        if self._page_done is None:
+            return super()._progress(task)
+        return 0.0, self._page_done
+
     def _after_actions(self, actions: list[A.Action]) -> None:
         """Note actions that may move keyboard focus out of the page (keys, clicks on the
         browser's own bar): the next reset gives it back."""
@@ -344,9 +357,10 @@ class MiniWoBEnv(BrowserEnv):
         time-out, 30 ms, ends the wait). A loaded machine delays Chromium's drawing to X;
         waiting for the frame first keeps the observation from being the old picture.
         """
+        self._page_done = None
         if not first:
             try:
-                self.sandbox.browser.page.evaluate(_FRAME_JS)
+                self._page_done = bool(self.sandbox.browser.page.evaluate(_FRAME_JS))
             except Exception:   # a navigation replaced the page: fall back to the screen alone
                 pass
         self._frame, self._raw, _ = self.sandbox.capture.settle(
