@@ -64,14 +64,14 @@ def _unique_subject(box: dict, m: dict) -> bool:
     return sum(x["subject"] == m["subject"] for x in box["messages"]) == 1
 
 
-def _by_sender(box: dict, min_count: int) -> dict[str, list[dict]]:
-    """Inbox messages per contact address, for contacts with at least `min_count` of them."""
+def _by_sender(box: dict, min_count: int, max_count: int = 5) -> dict[str, list[dict]]:
+    """Inbox messages per contact address, for contacts with `min_count` to `max_count` of them."""
     contacts = {c["addr"] for c in box["contacts"]}
     out: dict[str, list[dict]] = {}
     for m in _inbox(box):
         if m["from"]["addr"] in contacts:
             out.setdefault(m["from"]["addr"], []).append(m)
-    return {a: ms for a, ms in sorted(out.items()) if len(ms) >= min_count}
+    return {a: ms for a, ms in sorted(out.items()) if min_count <= len(ms) <= max_count}
 
 
 class MailTask(Task):
