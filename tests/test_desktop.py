@@ -8,7 +8,7 @@ import pytest
 
 from hybridgym.assets import ASSETS
 from hybridgym.sandbox import APPS, Sandbox
-from hybridgym.sandbox.desktop import BACKGROUND, PANEL_HEIGHT
+from hybridgym.sandbox.desktop import BACKGROUND, PANEL_HEIGHT, _session_pids
 
 from .conftest import cmdline, descendants
 
@@ -95,7 +95,10 @@ def test_closing_the_desktop_leaves_no_process():
     before = descendants()
     sb = Sandbox(640, 480, desktop=True).start()
     sb.open_app("terminal")
+    sb.open_app("images")    # its settings service (xfconfd) is started by the bus and detaches
     started = descendants() - before
     assert any("tint2" in cmdline(p) for p in started) and any("dbus-daemon" in cmdline(p) for p in started)
+    runtime = str(sb.desktop.runtime)
     sb.close()
     assert not [cmdline(p) for p in descendants() - before]
+    assert _session_pids(runtime) == []

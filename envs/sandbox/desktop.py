@@ -50,6 +50,9 @@ class App:
     quiet: float = 0.12
     #: folders the app needs in the home before it starts
     home_dirs: tuple[str, ...] = ()
+    #: config files copied from assets/desktop/home/ into the home before it starts (if absent):
+    #: settings that skip first-run dialogs
+    home_files: tuple[str, ...] = ()
 
 
 APPS: dict[str, App] = {
@@ -61,7 +64,8 @@ APPS: dict[str, App] = {
                       placement=(392, 123, 500, 480),
                       home_dirs=(".config/galculator",)),  # it saves its settings at quit only into an existing folder
     "spreadsheet": App(("gnumeric", "--no-splash"), "gnumeric", "Spreadsheet", "gnumeric"),
-    "images": App(("ristretto",), "ristretto", "Image Viewer", "ristretto"),
+    "images": App(("ristretto",), "ristretto", "Image Viewer", "ristretto",
+                  home_files=(".config/xfce4/xfconf/xfce-perchannel-xml/ristretto.xml",)),
     "browser": App((CHROMIUM,), "Chromium", "Web Browser", "chromium", ready_title="Chromium", quiet=0.3),
 }
 #: the program names work as app names too (open_app("mousepad") == open_app("editor"))
@@ -111,14 +115,20 @@ class Desktop:
                    XDG_CONFIG_DIRS=f"{_assets() / 'xdg-config'}:/etc/xdg", XDG_RUNTIME_DIR=str(self.runtime),
                    DBUS_SESSION_BUS_ADDRESS=self.bus_address, GSETTINGS_BACKEND="keyfile",
                    NO_AT_BRIDGE="1", GTK_A11Y="none", GTK_OVERLAY_SCROLLING="0",
-                   LANG=env.get("LANG") or "C.UTF-8")
+                   LANG=env.get("LANG") or "C.UTF-8", HYBRIDGYM_DESKTOP=str(self.runtime))
         env.update(extra)
         return env
 
     def prepare_home(self, name: str) -> None:
         """Create what the app needs in the home before it starts (the home is emptied at every reset)."""
-        for folder in app_named(name)[1].home_dirs:
+        app = app_named(name)[1]
+        for folder in app.home_dirs:
             (self.home / folder).mkdir(parents=True, exist_ok=True)
+        for rel in app.home_files:
+            target = self.home / rel
+            if not target.exists():
+                target.parent.mkdir(parents=True, exist_ok=True)
+                shutil.copyfile(_assets() / "home" / rel, target)
 
     def argv(self, name: str, *args: str) -> list[str]:
         key, app = app_named(name)
@@ -195,6 +205,9 @@ class Desktop:
                     except ProcessLookupError:
                         pass
                     proc.wait(timeout=2)
+        # services the bus started (xfconfd for Ristretto) detach from it: find them by their environment
+        for pid in _session_pids(str(self.runtime)):
+            _kill_pid_group(pid)
         shutil.rmtree(self.runtime, ignore_errors=True)
 
 
@@ -237,6 +250,21 @@ def _children(pid: int) -> list[int]:
                 out.append(int(entry))
         except (OSError, ValueError):
             continue
+    return out
+
+
+def _session_pids(runtime: str) -> list[int]:
+    """Pids of live processes whose environment marks them as this desktop session's."""
+    marker = f"HYBRIDGYM_DESKTOP={runtime}".encode()
+    out = []
+    for entry in os.listdir("/proc"):
+        if entry.isdigit() and int(entry) != os.getpid():
+            try:
+                with open(f"/proc/{entry}/environ", "rb") as f:
+                    if marker in f.read().split(b"\0"):
+                        out.append(int(entry))
+            except OSError:
+                continue
     return out
 
 
