@@ -1,9 +1,30 @@
-"""Browser tasks on the Admin console (assets/web/admin/, backend envs/webapps/admin.py).
+"""Browser tasks on the Admin console (assets/web/admin/, backend envs/webapps/admin.py): tables, bulk actions, settings forms.
 
-Each episode's organisation (64-75 users, groups, permissions, settings, audit
-history) comes from a data seed drawn from the reset seed. Checkers read the
-backend and confirm that only the asked-for users, settings or permissions
-changed (`admin_state_changed`).
+## Description
+An organisation's admin console: a users table (64-75 seeded users; search, filters,
+sortable columns, pagination, row selection and confirmed bulk actions), a user form
+(role and department dropdowns, status switches, groups), a group × permission
+checkbox matrix, three settings pages (text, number, select, radio, switch and textarea
+fields; server-side validation; a confirmation dialog on Security) and an audit log
+whose user links open a new tab. Each episode's organisation comes from a data seed
+drawn from the reset seed.
+
+## Action Space / Observation Space
+Those of `BrowserEnv` (the whole 1280×800 screen; clicks, keys, typing, scrolls).
+
+## Rewards
+1.0 when `admin_state_changed` (reward/admin.py) finds exactly the asked-for changes to
+users, settings or permissions and nothing else, and, for questions, the
+`finished(content=...)` answer is right.
+
+## Starting State
+The backend installed fresh at setup; the page opens on the users table.
+
+## Episode End
+`finished(...)`, or the task's `max_steps` (oracle steps plus slack).
+
+## Version History
+* v0: first version.
 """
 
 from __future__ import annotations

@@ -1,10 +1,33 @@
-"""Browser tasks on the Calendar app (assets/web/calendar/, backend envs/webapps/calendar.py).
+"""Browser tasks on the Calendar app (assets/web/calendar/, backend envs/webapps/calendar.py): dates, forms, conflicts, rooms.
 
-Each episode's calendar comes from a data seed drawn from the reset seed: a
-"today" somewhere in 2026, about 150 of my events over five months and other
-people's room bookings. Checkers read the backend's events and confirm that no
-other event changed. Also holds the small oracle helpers the web-app tasks
-share (click an element, fill a field, pick from a <select>).
+## Description
+A month/week calendar with an event form (custom date picker or typed dates, time
+dropdowns, room, guests, weekly repeat), backend validation (missing title, end before
+start, malformed date, room capacity), conflict handling (a booked room is refused; an
+overlap with one's own event needs "Save anyway") and a room availability grid. Each
+episode's calendar comes from a data seed drawn from the reset seed: a "today" somewhere
+in 2026, about 150 of my events over five months and about 600 room bookings of others.
+
+## Action Space / Observation Space
+Those of `BrowserEnv` (the whole 1280×800 screen; clicks, keys, typing, scrolls).
+
+## Rewards
+1.0 when the task's checker (reward/calendar.py) passes on the backend's events and, for
+questions, on the `finished(content=...)` answer; every event the task did not ask to
+change must be as it was.
+
+## Starting State
+The backend installed fresh at setup; the page opens on the month of "today" (or on a
+prefilled event form). The wall clock plays no part.
+
+## Episode End
+`finished(...)`, or the task's `max_steps` (oracle steps plus slack).
+
+## Version History
+* v0: first version.
+
+The small oracle helpers at the top (click an element, fill a field, pick from a
+<select>, wait for the app's API calls) are shared with the Admin console tasks.
 """
 
 from __future__ import annotations
