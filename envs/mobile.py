@@ -144,8 +144,12 @@ class PhoneSandbox(Sandbox):
             super().execute(action)
 
 
-_TOUCH = (A.Tap, A.Click, A.LongPress, A.Swipe, A.Drag, A.Scroll, A.TypeText, A.Hotkey, A.PressBack, A.PressHome, A.OpenApp)
-_IDLE = ("window.phone && phone.idle ? Promise.race([phone.idle(), new Promise(r => setTimeout(r, 2000))]) : true")
+_X_INPUT = (A.Tap, A.Click, A.DoubleClick, A.LongPress, A.Swipe, A.Drag, A.Scroll, A.TypeText, A.Hotkey,
+            A.KeyDown, A.KeyUp, A.MouseDown, A.MouseUp)
+_IDLE = "window.phone && phone.idle ? Promise.race([phone.idle(), new Promise(r => setTimeout(r, 2000))]) : true"
+# wait (at most n frames) until the page saw the n-th barrier key, then until the apps are idle
+_BARRIER_THEN_IDLE = f"""([n, frames]) => Promise.resolve(window.__hybridgymInputSeen && window.__hybridgymInputSeen(n, frames))
+  .then(() => {_IDLE})"""
 _CLOCKED: weakref.WeakSet = weakref.WeakSet()   # browser contexts with Playwright's clock installed
 
 
@@ -218,16 +222,18 @@ class MobileEnv(HybridEnv):
         return PhoneSandbox(*self.screen_size, browser="app", scale=2.0, touch=True, web_root=ASSETS / "phone")
 
     def _after_actions(self, actions: list[A.Action]) -> None:
-        # Before looking: the page has received the step's input (an input barrier through X),
-        # and an app that answered it with a backend request has rendered the reply.
+        # Before looking: the page has received the step's input (an input barrier: Pause pressed
+        # through X after it, see `ChromiumBrowser.flush_input`), and an app that answered it with
+        # a backend request has rendered the reply (`phone.idle()`); one round trip to the page.
         b = self.sandbox.browser
-        if b.page is None or not any(isinstance(a, _TOUCH) for a in actions):
+        if b.page is None:
             return
-        try:
-            b.flush_input(self.sandbox.input, max_frames=30)
-        except RuntimeError:
-            pass   # no barrier (the page lost focus): fall back on the screen settling
-        b.page.evaluate(_IDLE)
+        if any(isinstance(a, _X_INPUT) for a in actions):
+            b._sentinels += 1   # the browser's barrier count, shared with its flush_input
+            self.sandbox.input.hotkey(("pause",))
+            b.page.evaluate(_BARRIER_THEN_IDLE, [b._sentinels, 30])
+        elif any(isinstance(a, (A.PressBack, A.PressHome, A.OpenApp)) for a in actions):
+            b.page.evaluate(_IDLE)
 
     def _system_action(self, act: A.Action) -> None:
         ph = self.sandbox.phone
