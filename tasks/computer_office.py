@@ -158,17 +158,27 @@ def _active_title(sb) -> str:
         d.close()
 
 
-def _switch_to(sb, index: int, title_part: str) -> Iterator[dict]:
+def _is_active(sb, title_part: str, timeout: float) -> bool:
+    deadline = time.monotonic() + timeout
+    while True:
+        if title_part in _active_title(sb):
+            return True
+        if time.monotonic() > deadline:
+            return False
+        time.sleep(0.05)
+
+
+def _switch_to(sb, index: int, title_part: str, grace: float = 0.0) -> Iterator[dict]:
     """Bring up the index-th window opened (setup opens apps in a known order) by its entry in the panel's
-    task list, and wait until it has the focus."""
+    task list, unless it has the focus within `grace` seconds; then wait until it has the focus (a click on
+    the entry of the focused window would minimize it)."""
+    if _is_active(sb, title_part, grace):
+        return
     for _ in range(3):
         yield _click(_TASK_X0 + index * _TASK_DX, _TASK_Y)
-        deadline = time.monotonic() + 2.0
-        while time.monotonic() < deadline:
-            if title_part in _active_title(sb):
-                sb.capture.settle(quiet=0.1, max_wait=1.0)
-                return
-            time.sleep(0.05)
+        if _is_active(sb, title_part, 2.0):
+            sb.capture.settle(quiet=0.1, max_wait=1.0)
+            return
 
 
 def _goto(sb, ref: str) -> Iterator[dict]:
@@ -243,6 +253,7 @@ def _open_in_gnumeric(sb, rel: str) -> Iterator[dict]:
     sb.wait_ready(title="Open Spreadsheet File")
     yield _type(str(sb.workspace.root / rel) + "\n")
     sb.wait_ready("gnumeric", Path(rel).name)
+    yield from _switch_to(sb, 0, "Gnumeric", grace=1.0)   # (the workbook is the first window in these tasks)
 
 
 def _gedit_save_as(sb, rel: str) -> Iterator[dict]:
@@ -545,7 +556,8 @@ class SheetSortByColumn(_SheetTask):
         if params["descending"]:
             yield _click(dx + 209, dy + 257)          # the first key's direction toggle
         yield _click(dx + 363, dy + 480)              # OK
-        yield _click(sb.width // 2, 10)               # focus the workbook window again (its title bar)
+        # openbox gives the focus back to the workbook after a dialog, but not always: else the panel does
+        yield from _switch_to(sb, 0, "Gnumeric", grace=1.0)
         yield from _save(sb, params["path"])
         yield _finish()
 
@@ -607,7 +619,7 @@ class SheetColumnChart(_SheetTask):
             if _gone(sb, "Select Chart Type"):
                 break
         yield {"action_type": "drag", "x1": 500, "y1": 300, "x2": 900, "y2": 600}   # where the chart goes
-        yield _click(sb.width // 2, 10)               # the title bar: keyboard focus back on the sheet
+        yield from _switch_to(sb, 0, "Gnumeric", grace=1.0)   # the keyboard focus back on the sheet
         yield from _save(sb, params["path"])
         yield _finish()
 
