@@ -154,6 +154,17 @@ def menu_choice(value: str) -> str:
     return f'.scrim .menu button[data-value="{value}"]'
 
 
+def _write_note(sb, title: str, body: str) -> Iterator[dict]:
+    """From anywhere: open Notes, write a new note, save it."""
+    yield open_app("notes")
+    yield tap(sb, "#notes-add")
+    yield tap(sb, "#note-title")
+    yield typed(title)
+    yield tap(sb, "#note-body")
+    yield typed(body)
+    yield tap(sb, "#note-save")
+
+
 # ---- the task family ---------------------------------------------------------------------------------------------
 
 class ToolTask(Task):
@@ -229,13 +240,7 @@ class NoteCreate(ToolTask):
         return {"notes": {"added": [{"title": params["title"], "body": params["body"], "pinned": False}]}}
 
     def oracle(self, sb, params):
-        yield open_app("notes")
-        yield tap(sb, "#notes-add")
-        yield tap(sb, "#note-title")
-        yield typed(params["title"])
-        yield tap(sb, "#note-body")
-        yield typed(params["body"])
-        yield tap(sb, "#note-save")
+        yield from _write_note(sb, params["title"], params["body"])
         yield done()
 
 
@@ -933,13 +938,7 @@ class ContactToNote(ToolTask):
 
     def oracle(self, sb, params):
         yield open_app("contacts")
-        yield open_app("notes")
-        yield tap(sb, "#notes-add")
-        yield tap(sb, "#note-title")
-        yield typed(f"Call {params['name']}")
-        yield tap(sb, "#note-body")
-        yield typed(params["phone"])
-        yield tap(sb, "#note-save")
+        yield from _write_note(sb, f"Call {params['name']}", params["phone"])
         yield done()
 
 
@@ -999,13 +998,7 @@ class LargestFileToNote(ToolTask):
         yield from reach(sb, '.folder-row[data-folder="Download"]')
         yield tap(sb, "#files-sort")
         yield tap(sb, menu_choice("size"))
-        yield open_app("notes")
-        yield tap(sb, "#notes-add")
-        yield tap(sb, "#note-title")
-        yield typed(params["title"])
-        yield tap(sb, "#note-body")
-        yield typed(params["answer"])
-        yield tap(sb, "#note-save")
+        yield from _write_note(sb, params["title"], params["answer"])
         yield done()
 
 

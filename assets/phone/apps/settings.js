@@ -24,8 +24,7 @@
   let ctx, root, rec = null;
 
   async function load() {
-    const rows = await ctx.api("settings");
-    rec = Array.isArray(rows) && rows.length ? rows[0] : null;
+    rec = (await ctx.list("settings"))[0] || null;
   }
 
   async function save(change) {
@@ -50,12 +49,15 @@
   };
 
   function wireSwitches(r) {
-    r.querySelectorAll(".switch").forEach(sw => sw.addEventListener("click", async () => {
-      const key = sw.id.slice(3), on = !rec[key];
-      sw.classList.toggle("on", on);
-      sw.setAttribute("aria-checked", String(on));
-      await save({ [key]: on });
-    }));
+    r.querySelectorAll(".switch").forEach(sw => {
+      sw.addEventListener("click", async () => {
+        const key = sw.id.slice(3), on = !rec[key];
+        sw.classList.toggle("on", on);
+        sw.setAttribute("aria-checked", String(on));
+        await save({ [key]: on });
+      });
+      sw.closest(".row").addEventListener("click", e => { if (e.target !== sw) sw.click(); });   // the whole row toggles
+    });
   }
 
   async function main() {
