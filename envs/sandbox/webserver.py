@@ -132,6 +132,16 @@ class RecordStore:
         return dict(body), None
 
 
+class _QuietServer(ThreadingHTTPServer):
+    """A browser that drops a connection mid-request (a page left while loading) is normal here."""
+
+    def handle_error(self, request, client_address) -> None:
+        import sys
+        if isinstance(sys.exc_info()[1], (ConnectionResetError, BrokenPipeError, ConnectionAbortedError)):
+            return
+        super().handle_error(request, client_address)
+
+
 class AppServer:
     """Serves `root` (static files) and `/api/...` (a RecordStore) on 127.0.0.1.
 
@@ -235,7 +245,7 @@ class AppServer:
             do_PUT = do_POST
             do_DELETE = do_POST
 
-        self._httpd = ThreadingHTTPServer(("127.0.0.1", 0), Handler)
+        self._httpd = _QuietServer(("127.0.0.1", 0), Handler)
         self._httpd.daemon_threads = True
         self._thread = threading.Thread(target=self._httpd.serve_forever, name="hybridgym-appserver", daemon=True)
         self._thread.start()
