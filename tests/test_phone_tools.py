@@ -162,3 +162,19 @@ def test_gallery_keeps_trashed_photos_out_of_the_grid_and_in_the_trash(phone):
     tap(env, '.album-card[data-album="__trash"]')
     in_trash = page.eval_on_selector_all(".app-frame.active > .screen:not(.hidden) .thumb", "els => els.map(e => +e.dataset.id)")
     assert sorted(in_trash) == sorted(trashed)
+
+
+def test_every_tool_app_opens_without_a_script_error(phone):
+    env, sb, store = phone("mobile.gallery-count-v0")
+    page, errors = sb.browser.page, []
+    def on_error(e):
+        errors.append(e)
+    page.on("pageerror", on_error)
+    try:
+        for app, title in (("notes", "Notes"), ("settings", "Settings"), ("files", "Files"), ("gallery", "Gallery"),
+                           ("expenses", "Expenses")):
+            env.step({"action_type": "open_app", "app_name": app})
+            assert page.text_content(".app-frame.active > .screen:not(.hidden) .appbar .title") == title
+    finally:
+        page.remove_listener("pageerror", on_error)
+    assert not errors
