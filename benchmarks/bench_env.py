@@ -31,8 +31,8 @@ CASES = {
                 [("selector", "#title"), ("selector", "h2")],      # focus the field, blur it
                 ("selector", "header h1")),
     "mobile": ("mobile.contact-add-v0",
-               [("selector", "#icon-contacts"), ("selector", "#back")],  # open the app, go back
-               ("selector", "#status")),
+               [("selector", "#icon-contacts"), ("selector", "#nav-back")],  # open the app, go back
+               ("selector", "#sb-time")),
     "game": ("game.snake-v0", None, None),                        # the scripted player's keys
 }
 
