@@ -184,7 +184,9 @@ class MobileEnv(HybridEnv):
     through the X keyboard. The phone's clock is Playwright's clock, set by the
     task (default `PHONE_NOW`) and running. App state lives in the env's backend
     records. Touch and keys go through a `PhoneBackend` (`ChromiumPhone`), the
-    interface a real device could implement.
+    interface a real device could implement. Before each observation the env
+    waits until the page has received the step's input and the apps' backend
+    requests have returned, then for the screen to settle.
 
     ## Action Space
     UI-TARS mobile actions: click/tap, long_press, type, scroll/swipe (4 directions),
