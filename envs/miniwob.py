@@ -356,6 +356,9 @@ class MiniWoBEnv(BrowserEnv):
         drawn the screen shows the input's effect (or nothing changed: then the change
         time-out, 30 ms, ends the wait). A loaded machine delays Chromium's drawing to X;
         waiting for the frame first keeps the observation from being the old picture.
+        After a step the first changed picture is taken (Chromium puts whole frames on
+        the screen, and the frame with the input's effect has been drawn); after a
+        reset the screen must also be quiet for 5 ms.
         """
         self._page_done = None
         if not first:
@@ -364,7 +367,7 @@ class MiniWoBEnv(BrowserEnv):
             except Exception:   # a navigation replaced the page: fall back to the screen alone
                 pass
         self._frame, self._raw, _ = self.sandbox.capture.settle(
-            before=self._raw, change_timeout=0.05 if first else 0.03, quiet=0.005,
+            before=self._raw, change_timeout=0.05 if first else 0.03, quiet=0.005 if first else 0.0,
             max_wait=1.5 if first else 0.5, poll=0.002)
 
 
