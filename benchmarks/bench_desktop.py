@@ -1,8 +1,9 @@
 """Computer-suite desktop benchmark: reset and step latency per app set, apps started per task, memory of a desktop env with its apps.
 
 A reset kills the apps, empties the home, writes the task's home (the standard
-template: documents, real PNGs, a CSV) and starts the app set, waiting for each
-window by probing (mapped, placed by openbox, screen still). A step types one
+template: documents, real PNGs, a CSV) and starts the app set (`open_app`, or
+`open_apps` for several: started together), waiting for each window by probing
+(mapped, placed by openbox, screen still). A step types one
 character into the focused app and waits for the screen to settle. "Apps started
 per task" counts the app windows right after each computer task's reset (seed 0).
 Memory is the proportional set size (PSS) of the env's whole process tree (Xvfb,
@@ -57,8 +58,11 @@ class AppSetTask(Task):
 
     def setup(self, sb, params):
         _place(sb, params["home"])
-        for app in self.apps:
-            sb.open_app(app, *(["Pictures"] if app == "images" else []))
+        specs = [(app, *(["Pictures"] if app == "images" else [])) for app in self.apps]
+        if len(specs) == 1:
+            sb.open_app(*specs[0])
+        else:
+            sb.open_apps(*specs)   # started together, the last one focused
 
     def check(self, state, params, answer, baseline):
         return CheckResult.failed("benchmark task")

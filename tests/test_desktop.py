@@ -45,6 +45,19 @@ def test_each_app_starts_and_its_window_lands_where_the_rules_say(clean, name):
         assert (x, y, w, h) == placement
 
 
+def test_open_apps_starts_several_together_and_focuses_the_last(clean):
+    clean.workspace.write_text("Documents/a.txt", "a")
+    wids = clean.open_apps("terminal", ("files", "Documents"), "editor")
+    assert [clean.window_geometry(w)[2] for w in wids] == [W, W, W]
+    from Xlib import X, display as xdisplay
+    d = xdisplay.Display(clean.display.name)
+    try:
+        active = d.screen().root.get_full_property(d.intern_atom("_NET_ACTIVE_WINDOW"), X.AnyPropertyType)
+    finally:
+        d.close()
+    assert active.value[0] == wids[-1]
+
+
 def test_the_panel_is_up_at_the_bottom_and_the_background_is_painted(clean):
     panel = [w for w in clean.windows() if "tint2" in w["wm_class"]]
     assert [w["geometry"] for w in panel] == [(0, H - PANEL_HEIGHT, W, PANEL_HEIGHT)]

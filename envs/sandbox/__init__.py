@@ -135,6 +135,49 @@ class Sandbox:
         return self.wait_ready(app.wm_class, title or app.ready_title, timeout=timeout, placement=app.placement,
                                quiet=app.quiet)
 
+    def open_apps(self, *apps: "str | tuple[str, ...]", timeout: float = 20.0) -> list[int]:
+        """Start several apps at once (each a name or a (name, *args) tuple), wait until every
+        window is ready, then give the focus to the last one, as if it had been opened last;
+        returns the window ids in the given order. Faster than `open_app` one by one."""
+        if self.desktop is None:
+            raise SandboxError("open_apps needs a desktop sandbox: Sandbox(..., desktop=True) (the computer suite)")
+        specs = [(a,) if isinstance(a, str) else tuple(a) for a in apps]
+        for name, *args in specs:
+            key, _ = app_named(name)
+            self.desktop.prepare_home(key)
+            self.launch_app(self.desktop.argv(key, *args))
+        wids = []
+        for name, *_ in specs:
+            app = app_named(name)[1]
+            wids.append(self.wait_ready(app.wm_class, app.ready_title, timeout=timeout, placement=app.placement,
+                                        quiet=0.0))
+        self.activate_window(wids[-1])
+        self.capture.settle(quiet=max(app_named(s[0])[1].quiet for s in specs), max_wait=3.0)
+        return wids
+
+    def activate_window(self, wid: int) -> None:
+        """Raise a window and give it the keyboard focus (an EWMH _NET_ACTIVE_WINDOW request to the
+        window manager, as a taskbar click sends), and wait until the window manager says it is active."""
+        from Xlib import X, display as xdisplay
+        from Xlib.protocol import event
+        d = xdisplay.Display(self.display.name)
+        try:
+            root = d.screen().root
+            active = d.intern_atom("_NET_ACTIVE_WINDOW")
+            win = d.create_resource_object("window", wid)
+            ev = event.ClientMessage(window=win, client_type=active, data=(32, [2, X.CurrentTime, 0, 0, 0]))
+            root.send_event(ev, event_mask=X.SubstructureRedirectMask | X.SubstructureNotifyMask)
+            d.flush()
+            deadline = time.monotonic() + 2.0
+            while time.monotonic() < deadline:
+                prop = root.get_full_property(active, X.AnyPropertyType)
+                if prop is not None and prop.value and prop.value[0] == wid:
+                    return
+                time.sleep(0.01)
+        finally:
+            d.close()
+        raise SandboxError(f"the window manager did not activate window {wid:#x}")
+
     def wait_ready(self, wm_class: str | None = None, title: str | None = None, *, timeout: float = 15.0,
                    placement: str | tuple[int, int, int, int] | None = None, quiet: float = 0.12) -> int:
         """Wait by probing until a window is ready to use, and return its id: it is mapped
