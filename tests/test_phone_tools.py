@@ -178,3 +178,14 @@ def test_every_tool_app_opens_without_a_script_error(phone):
     finally:
         page.remove_listener("pageerror", on_error)
     assert not errors
+
+
+def test_expense_date_can_be_picked_from_a_calendar(phone):
+    env, sb, store = phone("mobile.expenses-add-v0")
+    env.step({"action_type": "open_app", "app_name": "expenses"})
+    tap(env, "#exp-add")
+    tap(env, "#exp-date-pick")
+    tap(env, "#pick-prev")
+    tap(env, '#pick-grid [data-date="2026-02-10"]')
+    tap(env, '.scrim .dialog button[data-value="ok"]')
+    assert sb.browser.page.input_value("#exp-date") == "2026-02-10"

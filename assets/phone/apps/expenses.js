@@ -15,6 +15,8 @@
     .exp-amount { font-weight: 600; flex: none; }
     .field-box { position: relative; display: block; }
     .field-box input { padding-right: 40px; }
+    #exp-date-box input { padding-right: 80px; }
+    #exp-date-pick { position: absolute; right: 40px; top: 50%; transform: translateY(-50%); width: 36px; height: 36px; border: 0; background: none; color: var(--primary); display: grid; place-items: center; }
     .field-clear { position: absolute; right: 4px; top: 50%; transform: translateY(-50%); width: 36px; height: 36px; border: 0; background: none; color: var(--muted); display: grid; place-items: center; }
   </style>`);
   const esc = s => phone.esc(s), icon = n => phone.icon(n);
@@ -88,11 +90,20 @@
         ${field("exp-amount", "Amount ($)", e ? Number(e.amount).toFixed(2) : "", "decimal")}
         <div class="field"><label>Category</label><div class="chips">
           ${CATEGORIES.map(c => `<button class="chip cat-opt${c === category ? " on" : ""}" data-cat="${c}">${c}</button>`).join("")}</div></div>
-        ${field("exp-date", "Date (YYYY-MM-DD)", e ? e.date : ctx.ymd(ctx.now()), "numeric")}
+        ${field("exp-date", "Date (YYYY-MM-DD)", e ? e.date : ctx.ymd(ctx.now()), "text")}
         <div class="error" id="exp-error"></div>
         ${e ? '<button class="btn tonal" id="exp-delete">Delete expense</button>' : ""}
       </div>`;
     r.querySelector(".back-btn").addEventListener("click", () => ctx.pop());
+    const dateBox = r.querySelector("#exp-date").parentElement;
+    dateBox.id = "exp-date-box";
+    dateBox.insertAdjacentHTML("beforeend", `<button id="exp-date-pick" aria-label="Pick a date">${icon("event")}</button>`);
+    r.querySelector("#exp-date-pick").addEventListener("click", async ev => {
+      ev.preventDefault();
+      const input = r.querySelector("#exp-date");
+      const picked = await ctx.pickDate(/^\d{4}-\d{2}-\d{2}$/.test(input.value) ? input.value : ctx.ymd(ctx.now()));
+      if (picked) input.value = picked;
+    });
     r.querySelectorAll(".field-clear").forEach(b => b.addEventListener("click", ev => {
       ev.preventDefault();
       const input = r.querySelector("#" + b.id.replace(/-clear$/, ""));
