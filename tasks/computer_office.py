@@ -20,9 +20,9 @@ from typing import Iterator
 import numpy as np
 
 from hybridgym.reward import CheckResult
-from hybridgym.reward.checkers import all_of, file_text_equals, files_unchanged, records_contain
+from hybridgym.reward.checkers import all_of, file_text_equals, files_unchanged
 from hybridgym.reward.sheets import (SheetFormatError, Workbook, read_csv, read_spreadsheet, sheet_equals,
-                                     sheet_has_chart, table, with_values, write_csv, write_gnumeric)
+                                     sheet_has_chart, table, values_match, with_values, write_csv, write_gnumeric)
 
 from .base import Task, register_task
 from .computer import APP_STATE_PREFIXES
@@ -256,7 +256,7 @@ def _open_in_gnumeric(sb, rel: str) -> Iterator[dict]:
     yield from _switch_to(sb, 0, "Gnumeric", grace=1.0)   # (the workbook is the first window in these tasks)
 
 
-def _gedit_save_as(sb, rel: str) -> Iterator[dict]:
+def _editor_save_as(sb, rel: str) -> Iterator[dict]:
     """Mousepad: save a new document under a full path."""
     yield _key("ctrl", "s")
     sb.wait_ready(title="Save As")
@@ -728,7 +728,6 @@ class WebDownloadTotal(Task):
         return {"files": sb.workspace.snapshot(), "book": read_book(sb.workspace.root / params["out"])}
 
     def check(self, state, params, answer, baseline):
-        n = len(params["rows"])
         total = round(sum(r[2] for r in params["rows"][1:]), 6)
         return all_of(sheet_equals(state["book"], {**table(params["rows"]), params["cell"]: total},
                                    formulas={params["cell"]: ""}, where=params["out"]),
@@ -894,7 +893,6 @@ class SheetToWebForm(Task):
         if len(reports) != 1:
             return CheckResult.failed(f"{len(reports)} expense reports were submitted, expected exactly 1")
         got = reports[0]
-        from hybridgym.reward.sheets import values_match
         if not values_match(str(got.get("month", "")), params["month"]):
             return CheckResult.failed(f"the report is for {got.get('month')!r}, not {params['month']}")
         if not values_match(str(got.get("total", "")), params["total"], tol=0.01):
@@ -1047,7 +1045,7 @@ class ImageWordToEditor(Task):
         yield from _switch_to(sb, 0, "Mousepad")
         yield _click(sb.width // 2, sb.height // 2)
         yield _type(params["code"])
-        yield from _gedit_save_as(sb, params["out"])
+        yield from _editor_save_as(sb, params["out"])
         yield _finish()
 
 
@@ -1136,7 +1134,7 @@ class CalculatorToEditor(Task):
         yield from _switch_to(sb, 0, "Mousepad")
         yield _click(120, 500)                          # the editor's text area, left of the calculator
         yield _type(str(params["a"] * params["b"] - params["c"]))
-        yield from _gedit_save_as(sb, params["out"])
+        yield from _editor_save_as(sb, params["out"])
         yield _finish()
 
 
@@ -1189,7 +1187,7 @@ class SheetToEditor(Task):
         yield from _switch_to(sb, 0, "Mousepad")
         yield _click(sb.width // 2, sb.height // 2)
         yield _type(params["winner"])
-        yield from _gedit_save_as(sb, params["out"])
+        yield from _editor_save_as(sb, params["out"])
         yield _finish()
 
 
