@@ -141,3 +141,9 @@ def test_reset_reloads_a_page_the_agent_navigated_away_from(env):
     env.sandbox.browser.page.evaluate("history.pushState({}, '', '#elsewhere'); window.core = undefined")
     obs, _ = env.reset(seed=0, options={"task": "click-test"})
     assert obs["instruction"] == "Click the button."
+
+
+def test_env_without_a_task_draws_one_from_the_reset_seed(env):
+    first = env.reset(seed=3)[1]["task_id"]
+    assert env.reset(seed=3)[1]["task_id"] == first
+    assert len({env.reset(seed=s)[1]["task_id"] for s in range(4)}) > 1
