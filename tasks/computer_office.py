@@ -168,12 +168,16 @@ def _is_active(sb, title_part: str, timeout: float) -> bool:
         time.sleep(0.05)
 
 
-def _switch_to(sb, index: int, title_part: str, grace: float = 0.0) -> Iterator[dict]:
-    """Bring up the index-th window opened (setup opens apps in a known order) by its entry in the panel's
-    task list, unless it has the focus within `grace` seconds; then wait until it has the focus (a click on
-    the entry of the focused window would minimize it)."""
+def _switch_to(sb, title_part: str, grace: float = 0.0) -> Iterator[dict]:
+    """Bring up the window whose title contains `title_part` by its entry in the panel's task list (sorted by
+    application, as tint2's `taskbar_sort_order = application`: by WM_CLASS), unless it has the focus within
+    `grace` seconds; then wait until it has the focus (a click on the entry of the focused window would
+    minimize it)."""
     if _is_active(sb, title_part, grace):
         return
+    tasks = sorted((w for w in sb.windows() if w["wm_class"] and "tint2" not in w["wm_class"]),
+                   key=lambda w: (w["wm_class"][-1].casefold(), w["id"]))
+    index = next((i for i, w in enumerate(tasks) if title_part in w["title"]), 0)
     for _ in range(3):
         yield _click(_TASK_X0 + index * _TASK_DX, _TASK_Y)
         if _is_active(sb, title_part, 2.0):
@@ -253,7 +257,7 @@ def _open_in_gnumeric(sb, rel: str) -> Iterator[dict]:
     sb.wait_ready(title="Open Spreadsheet File")
     yield _type(str(sb.workspace.root / rel) + "\n")
     sb.wait_ready("gnumeric", Path(rel).name)
-    yield from _switch_to(sb, 0, "Gnumeric", grace=1.0)   # (the workbook is the first window in these tasks)
+    yield from _switch_to(sb, "Gnumeric", grace=1.0)
 
 
 def _editor_save_as(sb, rel: str) -> Iterator[dict]:
@@ -557,7 +561,7 @@ class SheetSortByColumn(_SheetTask):
             yield _click(dx + 209, dy + 257)          # the first key's direction toggle
         yield _click(dx + 363, dy + 480)              # OK
         # openbox gives the focus back to the workbook after a dialog, but not always: else the panel does
-        yield from _switch_to(sb, 0, "Gnumeric", grace=1.0)
+        yield from _switch_to(sb, "Gnumeric", grace=1.0)
         yield from _save(sb, params["path"])
         yield _finish()
 
@@ -619,7 +623,7 @@ class SheetColumnChart(_SheetTask):
             if _gone(sb, "Select Chart Type"):
                 break
         yield {"action_type": "drag", "x1": 500, "y1": 300, "x2": 900, "y2": 600}   # where the chart goes
-        yield from _switch_to(sb, 0, "Gnumeric", grace=1.0)   # the keyboard focus back on the sheet
+        yield from _switch_to(sb, "Gnumeric", grace=1.0)   # the keyboard focus back on the sheet
         yield from _save(sb, params["path"])
         yield _finish()
 
@@ -697,6 +701,7 @@ class WebDownloadTotal(Task):
 
     id = "computer.web-download-total-v0"
     suite = "computer"
+    _page_title = "Sales reports"
     max_steps = 25
 
     def sample(self, rng):
@@ -721,8 +726,7 @@ class WebDownloadTotal(Task):
         _serve_page(sb, "/reports", "Sales reports",
                     f"<h1>Sales reports</h1><a class='primary' href='/reports/{params['file']}'>"
                     f"{params['month']} report (CSV)</a>")
-        sb.open_app("spreadsheet")
-        sb.open_app("browser", sb.server.url("/reports"), title="Sales reports")
+        sb.open_apps("spreadsheet", ("browser", sb.server.url("/reports")))
 
     def read_state(self, sb, params):
         return {"files": sb.workspace.snapshot(), "book": read_book(sb.workspace.root / params["out"])}
@@ -735,9 +739,10 @@ class WebDownloadTotal(Task):
 
     def oracle(self, sb, params):
         dl = f"Downloads/{params['file']}"
+        sb.wait_ready(title=self._page_title)          # the page has loaded
         yield _click(*_PRIMARY)
         yield from _await_file(sb, dl, -1)
-        yield from _switch_to(sb, 0, "Gnumeric")
+        yield from _switch_to(sb, "Gnumeric")
         yield from _open_in_gnumeric(sb, dl)
         n = len(params["rows"])
         yield from _goto(sb, params["cell"])
@@ -755,6 +760,7 @@ class WebDownloadToXlsx(Task):
 
     id = "computer.web-download-to-xlsx-v0"
     suite = "computer"
+    _page_title = "Price lists"
     max_steps = 25
 
     def sample(self, rng):
@@ -773,8 +779,7 @@ class WebDownloadToXlsx(Task):
         _serve_page(sb, "/prices", "Price lists",
                     f"<h1>Price lists</h1><a class='primary' href='/prices/{params['file']}'>"
                     f"{params['supplier']} prices (CSV)</a>")
-        sb.open_app("spreadsheet")
-        sb.open_app("browser", sb.server.url("/prices"), title="Price lists")
+        sb.open_apps("spreadsheet", ("browser", sb.server.url("/prices")))
 
     def read_state(self, sb, params):
         return {"files": sb.workspace.snapshot(), "book": read_book(sb.workspace.root / params["out"])}
@@ -785,9 +790,10 @@ class WebDownloadToXlsx(Task):
 
     def oracle(self, sb, params):
         dl = f"Downloads/{params['file']}"
+        sb.wait_ready(title=self._page_title)          # the page has loaded
         yield _click(*_PRIMARY)
         yield from _await_file(sb, dl, -1)
-        yield from _switch_to(sb, 0, "Gnumeric")
+        yield from _switch_to(sb, "Gnumeric")
         yield from _open_in_gnumeric(sb, dl)
         yield from _save_as(sb, params["out"], xlsx=True)
         yield _finish()
@@ -820,8 +826,8 @@ class WebRateConvert(_SheetTask):
     def setup(self, sb, params):
         _serve_page(sb, "/rates", "Exchange rates",
                     f"<h1>Exchange rates</h1><div class='big'>1 EUR = {params['rate']} USD</div>")
-        super().setup(sb, params)
-        sb.open_app("browser", sb.server.url("/rates"), title="Exchange rates")
+        _place(sb, {params["path"]: _book_bytes(params["rows"]), **params["others"]})
+        sb.open_apps(("spreadsheet", params["path"]), ("browser", sb.server.url("/rates")))
 
     def expected(self, params):
         rows = params["rows"]
@@ -836,7 +842,7 @@ class WebRateConvert(_SheetTask):
 
     def oracle(self, sb, params):
         n = len(params["rows"])
-        yield from _switch_to(sb, 0, "Gnumeric")
+        yield from _switch_to(sb, "Gnumeric")
         yield from _goto(sb, "C1")
         yield _type("USD\n" + "".join(f"=B{i}*{params['rate']}\n" for i in range(2, n + 1)))
         yield from _save(sb, params["path"])
@@ -882,8 +888,7 @@ class SheetToWebForm(Task):
     def setup(self, sb, params):
         _place(sb, {params["path"]: _book_bytes(params["rows"]), **params["others"]})
         sb.server.store.load({"reports": []}, {"reports": ("month", "total")})
-        sb.open_app("browser", sb.server.url("/expense-form.html"), title="Expense report")
-        sb.open_app("spreadsheet", params["path"], title=Path(params["path"]).name)
+        sb.open_apps(("browser", sb.server.url("/expense-form.html")), ("spreadsheet", params["path"]))
 
     def read_state(self, sb, params):
         return {"files": sb.workspace.snapshot(), "reports": sb.server.store.snapshot()["reports"]}
@@ -901,7 +906,8 @@ class SheetToWebForm(Task):
                       _files_intact(state, baseline))
 
     def oracle(self, sb, params):
-        yield from _switch_to(sb, 0, "Expense report")
+        sb.wait_ready(title="Expense report")
+        yield from _switch_to(sb, "Expense report")
         yield _click(*_FORM_MONTH)
         yield _type(params["month"])
         yield _click(*_FORM_TOTAL)
@@ -944,9 +950,8 @@ class EditorNumbersToSheet(_SheetTask):
 
     def setup(self, sb, params):
         text = f"Receipts ({params['category']})\n" + "".join(f"{w}: {v:.2f}\n" for w, v in params["receipts"])
-        _place(sb, {params["notes"]: text})
-        super().setup(sb, params)
-        sb.open_app("editor", params["notes"], title=Path(params["notes"]).name)
+        _place(sb, {params["notes"]: text, params["path"]: _book_bytes(params["rows"]), **params["others"]})
+        sb.open_apps(("spreadsheet", params["path"]), ("editor", params["notes"]))
 
     def _row(self, params) -> int:
         return [r[0] for r in params["rows"]].index(params["category"]) + 1
@@ -962,7 +967,7 @@ class EditorNumbersToSheet(_SheetTask):
 
     def oracle(self, sb, params):
         total = round(sum(v for _, v in params["receipts"]), 2)
-        yield from _switch_to(sb, 0, "Gnumeric")
+        yield from _switch_to(sb, "Gnumeric")
         yield from _goto(sb, f"B{self._row(params)}")
         yield _type(f"{total:.2f}\n")
         yield from _save(sb, params["path"])
@@ -981,9 +986,8 @@ _RISTRETTO_XFCONF = """<?xml version="1.0" encoding="UTF-8"?>
 """
 
 
-def _open_image(sb, rel: str) -> None:
+def _ristretto_settings(sb) -> None:
     _place(sb, {".config/xfce4/xfconf/xfce-perchannel-xml/ristretto.xml": _RISTRETTO_XFCONF})
-    sb.open_app("images", rel, title=Path(rel).name)
 
 
 def _picture(text: str, sub: str, seed: int) -> bytes:
@@ -1031,8 +1035,8 @@ class ImageWordToEditor(Task):
     def setup(self, sb, params):
         _place(sb, {params["image"]: _picture(params["code"], "access code", params["seed"]), **params["others"]})
         (sb.workspace.root / "Documents").mkdir(exist_ok=True)
-        sb.open_app("editor")
-        _open_image(sb, params["image"])
+        _ristretto_settings(sb)
+        sb.open_apps("editor", ("images", params["image"]))
 
     def read_state(self, sb, params):
         return {"files": sb.workspace.snapshot()}
@@ -1042,7 +1046,7 @@ class ImageWordToEditor(Task):
                       _files_intact(state, baseline))
 
     def oracle(self, sb, params):
-        yield from _switch_to(sb, 0, "Mousepad")
+        yield from _switch_to(sb, "Mousepad")
         yield _click(sb.width // 2, sb.height // 2)
         yield _type(params["code"])
         yield from _editor_save_as(sb, params["out"])
@@ -1079,15 +1083,16 @@ class ImageNumberToSheet(_SheetTask):
                 "the spreadsheet) and save the workbook.")
 
     def setup(self, sb, params):
-        _place(sb, {params["image"]: _picture(f"{params['value']:05d}", "m³", params["seed"])})
-        super().setup(sb, params)
-        _open_image(sb, params["image"])
+        _place(sb, {params["image"]: _picture(f"{params['value']:05d}", "m³", params["seed"]),
+                    params["path"]: _book_bytes(params["rows"]), **params["others"]})
+        _ristretto_settings(sb)
+        sb.open_apps(("spreadsheet", params["path"]), ("images", params["image"]))
 
     def expected(self, params):
         return {**table(params["rows"]), f"B{len(params['rows'])}": float(params["value"])}, {}
 
     def oracle(self, sb, params):
-        yield from _switch_to(sb, 0, "Gnumeric")
+        yield from _switch_to(sb, "Gnumeric")
         yield from _goto(sb, f"B{len(params['rows'])}")
         yield _type(f"{params['value']}\n")
         yield from _save(sb, params["path"])
@@ -1117,8 +1122,7 @@ class CalculatorToEditor(Task):
 
     def setup(self, sb, params):
         _place(sb, params["others"])
-        sb.open_app("editor")
-        sb.open_app("calculator")
+        sb.open_apps("editor", "calculator")
 
     def read_state(self, sb, params):
         return {"files": sb.workspace.snapshot()}
@@ -1131,7 +1135,7 @@ class CalculatorToEditor(Task):
     def oracle(self, sb, params):
         # on the calculator (its keyboard takes the expression), then in the editor under it
         yield _type(f"{params['a']}*{params['b']}-{params['c']}=")
-        yield from _switch_to(sb, 0, "Mousepad")
+        yield from _switch_to(sb, "Mousepad")
         yield _click(120, 500)                          # the editor's text area, left of the calculator
         yield _type(str(params["a"] * params["b"] - params["c"]))
         yield from _editor_save_as(sb, params["out"])
@@ -1170,8 +1174,7 @@ class SheetToEditor(Task):
 
     def setup(self, sb, params):
         _place(sb, {params["path"]: _book_bytes(params["rows"]), **params["others"]})
-        sb.open_app("editor")
-        sb.open_app("spreadsheet", params["path"], title=Path(params["path"]).name)
+        sb.open_apps("editor", ("spreadsheet", params["path"]))
 
     def read_state(self, sb, params):
         return {"files": sb.workspace.snapshot()}
@@ -1184,7 +1187,7 @@ class SheetToEditor(Task):
         n = len(params["rows"])
         yield from _goto(sb, "E2")                      # a person would total the rounds first
         yield _type("".join(f"=SUM(B{i}:D{i})\n" for i in range(2, n + 1)))
-        yield from _switch_to(sb, 0, "Mousepad")
+        yield from _switch_to(sb, "Mousepad")
         yield _click(sb.width // 2, sb.height // 2)
         yield _type(params["winner"])
         yield from _editor_save_as(sb, params["out"])
@@ -1221,8 +1224,7 @@ class WebTableToSheet(Task):
         html = ("<table class='data'><tr>" + "".join(f"<th>{h}</th>" for h in head) + "</tr>"
                 + "".join("<tr>" + "".join(f"<td>{v}</td>" for v in r) + "</tr>" for r in body) + "</table>")
         _serve_page(sb, "/rain", "Rainfall", f"<h1>Rainfall last month (mm)</h1>{html}")
-        sb.open_app("spreadsheet")
-        sb.open_app("browser", sb.server.url("/rain"), title="Rainfall")
+        sb.open_apps("spreadsheet", ("browser", sb.server.url("/rain")))
 
     def read_state(self, sb, params):
         return {"files": sb.workspace.snapshot(), "book": read_book(sb.workspace.root / params["out"])}
@@ -1232,7 +1234,7 @@ class WebTableToSheet(Task):
                       _files_intact(state, baseline))
 
     def oracle(self, sb, params):
-        yield from _switch_to(sb, 0, "Gnumeric")
+        yield from _switch_to(sb, "Gnumeric")
         yield from _goto(sb, "A1")
         yield _type("".join("\t".join(str(v) for v in r) + "\n" for r in params["rows"]))
         yield from _save_as(sb, params["out"])
