@@ -146,7 +146,11 @@ class PhoneSandbox(Sandbox):
 
 _X_INPUT = (A.Tap, A.Click, A.DoubleClick, A.LongPress, A.Swipe, A.Drag, A.Scroll, A.TypeText, A.Hotkey,
             A.KeyDown, A.KeyUp, A.MouseDown, A.MouseUp)
-_IDLE = "window.phone && phone.idle ? Promise.race([phone.idle(), new Promise(r => setTimeout(r, 2000))]) : true"
+# the start of the page's next real frame: the frame that shows the DOM as it is now is being drawn
+_NEXT_FRAME_SCRIPT = """(() => { const raf = window.requestAnimationFrame.bind(window);
+  Object.defineProperty(window, '__phoneNextFrame', { value: () => new Promise(r => raf(r)), enumerable: false }); })();"""
+_IDLE = ("(window.phone && phone.idle ? Promise.race([phone.idle(), new Promise(r => setTimeout(r, 2000))]) : Promise.resolve())"
+         ".then(() => window.__phoneNextFrame && window.__phoneNextFrame())")
 # wait (at most n frames) until the page saw the n-th barrier key, then until the apps are idle
 _BARRIER_THEN_IDLE = f"""([n, frames]) => Promise.resolve(window.__hybridgymInputSeen && window.__hybridgymInputSeen(n, frames))
   .then(() => {_IDLE})"""
@@ -162,6 +166,7 @@ def boot_phone(sb: Sandbox, records: dict[str, list[dict]], fields: dict[str, tu
     if b.context is None or b.page is None or b.page.is_closed():
         b.load("about:blank")
     if b.context not in _CLOCKED:
+        b.context.add_init_script(_NEXT_FRAME_SCRIPT)   # before the clock replaces requestAnimationFrame
         b.context.clock.install(time=now)
         _CLOCKED.add(b.context)
     else:
@@ -222,6 +227,13 @@ class MobileEnv(HybridEnv):
 
     def _make_sandbox(self) -> Sandbox:
         return PhoneSandbox(*self.screen_size, browser="app", scale=2.0, touch=True, web_root=ASSETS / "phone")
+
+    def step(self, action):
+        # the screen as the touch finds it is what the next observation must differ from (the
+        # last observation may predate a frame that was still on its way)
+        if not self._done and self.sandbox is not None and self.sandbox.capture is not None:
+            self._raw = self.sandbox.capture.grab_raw()
+        return super().step(action)
 
     def _after_actions(self, actions: list[A.Action]) -> None:
         # Before looking: the page has received the step's input (an input barrier: Pause pressed

@@ -77,7 +77,7 @@
   let inflight = 0;
   const idleWaiters = [];
   function settleIdle() {   // a macrotask after the last request: the code awaiting it has rendered
-    if (inflight) return;
+    if (inflight || tapping) return;
     while (idleWaiters.length) idleWaiters.shift()(true);
   }
   /** resolves once no backend request is in flight (the env waits for it before it looks) */
@@ -462,10 +462,26 @@
     if (press.fromStatus && dy > 40) { shade(true); press.fromStatus = false; }
     if (press.fromShade && dy < -60) { shade(false); press.fromShade = false; }
   }, true);
-  const endPress = () => {
+  // A tap's click comes a moment after its pointerup (Chromium makes it from the touch
+  // gesture): until it has been handled, the phone is not idle and the keyboard stays, since
+  // hiding it earlier would move the content under the finger. Moves and long presses make no click.
+  let tapping = false, tapTimer = null;
+  const refreshKeyboard = () => keyboardFor(document.activeElement);
+  const tapDone = () => {   // at the end of the click's dispatch: the same frame as its handlers' changes
+    tapping = false;
+    clearTimeout(tapTimer);
+    refreshKeyboard();
+    setTimeout(settleIdle, 0);
+  };
+  const endPress = e => {
     if (!press) return;
     clearTimeout(press.timer);
     if (press.fired) swallowClick = true;
+    else if (e.type === 'pointerup' && Math.hypot(e.clientX - press.x, e.clientY - press.y) <= 12) {
+      tapping = true;
+      clearTimeout(tapTimer);
+      tapTimer = setTimeout(tapDone, 300);   // no click came after all
+    }
     press = null;
   };
   document.addEventListener('pointerup', endPress, true);
@@ -473,22 +489,8 @@
   document.addEventListener('click', e => {   // a long press is not also a tap
     if (swallowClick) { e.stopPropagation(); e.preventDefault(); swallowClick = false; }
   }, true);
+  window.addEventListener('click', () => { if (tapping) tapDone(); });   // after the page's own handlers
   document.addEventListener('contextmenu', e => e.preventDefault());
-  // The keyboard hides when focus leaves a text field, but only after the tap that moved the
-  // focus has been delivered: hiding it earlier would move the content under the finger.
-  let tapping = false, tapTimer = null;
-  const refreshKeyboard = () => keyboardFor(document.activeElement);
-  document.addEventListener('pointerup', () => {
-    tapping = true;
-    clearTimeout(tapTimer);
-    tapTimer = setTimeout(() => { tapping = false; refreshKeyboard(); }, 400);
-  }, true);
-  window.addEventListener('click', () => {
-    if (!tapping) return;
-    tapping = false;
-    clearTimeout(tapTimer);
-    setTimeout(refreshKeyboard, 0);
-  });
   document.addEventListener('focusin', e => { if (isTextField(e.target)) keyboardFor(e.target); });
   document.addEventListener('focusout', () => { if (!tapping) setTimeout(refreshKeyboard, 0); });
 
