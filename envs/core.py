@@ -362,7 +362,13 @@ class HybridEnv(gym.Env):
                 self.sandbox.browser.wait_real_frame()
             self._frame, self._raw, _ = self.sandbox.capture.settle(quiet=0.05, max_wait=1.5)
         else:
-            self._frame, self._raw, _ = self.sandbox.capture.settle(before=self._raw, max_wait=0.5)
+            capture, browser = self.sandbox.capture, self.sandbox.browser
+            self._frame, self._raw, _ = capture.settle(before=self._raw, max_wait=0.5)
+            # a click that started a request or a page load: show its result, not the moment before
+            if browser is not None and browser.busy():
+                browser.wait_idle(timeout=self._max_wait)
+                browser.wait_real_frame()
+                self._frame, self._raw, _ = capture.settle(quiet=0.02, max_wait=1.0)
 
     def _obs(self, sdk_output: str, error: str) -> dict:
         return {"screenshot": self._frame, "instruction": self.episode.instruction[:4096],

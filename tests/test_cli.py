@@ -25,7 +25,8 @@ def test_run_saves_a_png_per_step(tmp_path, capsys):
 
 def test_bench_writes_json_lines_and_a_table(tmp_path, capsys):
     out = tmp_path / "bench.jsonl"
-    assert main(["bench", "--suite", "browser", "--agent", "oracle,noop", "--out", str(out)]) == 0
+    assert main(["bench", "--suite", "browser", "--task", "browser.todo-add-v0", "--agent", "oracle,noop",
+                 "--out", str(out)]) == 0
     rows = [json.loads(line) for line in out.read_text().splitlines()]
     assert {r["agent"] for r in rows} == {"oracle", "noop"}
     for r in rows:

@@ -17,6 +17,8 @@ import hybridgym  # noqa: F401
 from hybridgym.vector import RayVectorEnv, owned_pids
 
 ray = pytest.importorskip("ray")
+# one xdist worker runs every Ray test: the cluster test stops all Ray processes on the machine
+pytestmark = pytest.mark.xdist_group("ray")
 
 RAY = str(Path(sys.executable).with_name("ray"))
 GAME = "hybridgym/game.snake-v0"

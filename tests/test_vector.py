@@ -14,6 +14,8 @@ import hybridgym  # noqa: F401
 from hybridgym.vector import RayVectorEnv, decode_image, encode_image, owned_pids
 
 ray = pytest.importorskip("ray")
+# one xdist worker runs every Ray test: the cluster test stops all Ray processes on the machine
+pytestmark = pytest.mark.xdist_group("ray")
 from gymnasium.vector.vector_env import AutoresetMode  # noqa: E402
 
 GAME = "hybridgym/game.snake-v0"
@@ -201,3 +203,16 @@ def test_gymnasiums_own_vector_envs_run_our_envs(mode):
         assert trunc.all()
     finally:
         v.close()
+
+
+def test_the_async_rollout_example_runs():
+    """docs/examples/async_rollouts.py, as a user would run it (its own local Ray)."""
+    import subprocess
+    import sys
+    from pathlib import Path
+    example = Path(__file__).parents[1] / "docs" / "examples" / "async_rollouts.py"
+    r = subprocess.run([sys.executable, str(example), "--envs", "2", "--transitions", "12"],
+                       capture_output=True, text=True, timeout=600)
+    assert r.returncode == 0, r.stderr[-2000:]
+    assert "12 transitions" in r.stdout or "13 transitions" in r.stdout, r.stdout
+    assert "errors: 0" in r.stdout

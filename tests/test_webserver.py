@@ -54,7 +54,8 @@ def test_mount_serves_a_folder_and_refuses_escapes(server, tmp_path_factory):
     other = tmp_path_factory.mktemp("pages")
     (other / "page.html").write_text("<p>mounted</p>")
     server.mount("/pages/", other)
-    assert _get(server.url("/pages/page.html"))[2] == b"<p>mounted</p>"
+    status, headers, body = _get(server.url("/pages/page.html"))
+    assert body == b"<p>mounted</p>" and headers["Content-Type"] == "text/html; charset=utf-8"
     assert _get(server.url("/pages/../index.html"))[0] in (200, 404)  # normalized by the client
     assert _get(server.url("/pages/%2e%2e/index.html"))[0] == 404
     with pytest.raises(ValueError):

@@ -11,6 +11,7 @@ from __future__ import annotations
 import contextlib
 import os
 import threading
+import time
 from urllib.parse import urlsplit
 
 from playwright.sync_api import Error as PlaywrightError
@@ -53,6 +54,32 @@ _REAL_FRAME_SCRIPT = """
       let left = frames; const tick = () => { if (sentinel >= n) return; if (--left <= 0) r(false); else raf(tick); };
       raf(tick);
     }) });
+  // work in flight, so the env can wait for its result before it takes the screenshot:
+  // requests of fetch() and XMLHttpRequest, and a page being left (a link, a form, location=...)
+  const realTimeout = window.setTimeout.bind(window);
+  let pending = 0, leaving = false;
+  const done = () => { pending = Math.max(0, pending - 1); };
+  if (window.fetch) {
+    const origFetch = window.fetch;
+    window.fetch = function (...args) {
+      pending++;
+      const p = origFetch.apply(this, args);
+      p.then(done, done);
+      return p;
+    };
+  }
+  if (window.XMLHttpRequest) {
+    const origSend = XMLHttpRequest.prototype.send;
+    XMLHttpRequest.prototype.send = function (...args) {
+      pending++;
+      this.addEventListener('loadend', done, { once: true });
+      return origSend.apply(this, args);
+    };
+  }
+  // a navigation that turns into a download leaves the page in place: forget it after 3 s
+  window.addEventListener('beforeunload', () => { leaving = true; realTimeout(() => { leaving = false; }, 3000); });
+  Object.defineProperty(window, '__hybridgymBusy', { enumerable: false,
+    value: () => pending > 0 || leaving || document.readyState !== 'complete' });
   let draws = 0;
   Object.defineProperty(window, '__hybridgymDraws', { get: () => draws, enumerable: false });
   const proto = window.CanvasRenderingContext2D && CanvasRenderingContext2D.prototype;
@@ -232,10 +259,30 @@ class ChromiumBrowser:
             self.context.clock.install(time=clock_time)
             self.context.clock.pause_at(clock_time + 1000)
             self._clock_installed = True
+        same_document = urlsplit(self.page.url)._replace(fragment="") == urlsplit(url)._replace(fragment="")
         self.page.goto(url, wait_until=wait_until)
+        if same_document and urlsplit(url).fragment:   # only the #hash changed: goto did not reload
+            self.page.reload(wait_until=wait_until)
         self._origin = None
         self._sentinels = 0
         return self.page
+
+    def busy(self) -> bool:
+        """Whether the page has work in flight whose result is not on screen yet: fetch or
+        XMLHttpRequest requests, a navigation to another page, a document still loading."""
+        try:
+            return bool(self.page.evaluate("window.__hybridgymBusy ? window.__hybridgymBusy() : false"))
+        except PlaywrightError:   # the old document is gone mid-navigation
+            return True
+
+    def wait_idle(self, timeout: float = 5.0, poll: float = 0.01) -> bool:
+        """Wait until `busy()` is False (True) or `timeout` seconds pass (False)."""
+        deadline = time.monotonic() + timeout
+        while self.busy():
+            if time.monotonic() >= deadline:
+                return False
+            time.sleep(poll)
+        return True
 
     def advance_clock(self, ms: float) -> None:
         self.page.clock.run_for(int(ms))

@@ -200,6 +200,8 @@ class AppServer:
                     self._send(404, b"not found", "text/plain")
                     return
                 ctype = mimetypes.guess_type(target.name)[0] or "application/octet-stream"
+                if ctype.startswith("text/") or ctype in ("application/javascript", "application/json"):
+                    ctype += "; charset=utf-8"   # the pages are UTF-8 (else Chromium guesses Latin-1)
                 self._send(200, target.read_bytes(), ctype)
 
             def _route(self) -> bool:

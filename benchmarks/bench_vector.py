@@ -1,0 +1,161 @@
+"""Many sandboxes at once: env steps per second for N sub-envs with a local loop, gymnasium's
+AsyncVectorEnv and the Ray vector env; Ray's overhead per step; the time to replace a dead
+sandbox; memory per sandbox.
+
+    .venv/bin/python benchmarks/bench_vector.py --out benchmarks/results/vector.json
+
+Each step is a no-op on a game env (the clock advances one frame, the screen is captured),
+so the figures measure the machinery, not an agent. Medians over --rounds rounds of --steps steps.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import platform
+import signal
+import statistics
+import sys
+import time
+from pathlib import Path
+
+import gymnasium as gym
+
+import hybridgym  # noqa: F401
+from hybridgym.vector import RayVectorEnv
+
+sys.path.insert(0, str(Path(__file__).parent))
+from bench_env import tree_pss_mb  # noqa: E402
+
+ENV_ID = "hybridgym/game.snake-v0"
+NOOP = {"action_type": "wait", "seconds": 0}
+
+
+def rate(step_all, n: int, steps: int, rounds: int) -> float:
+    """Median env steps per second of `step_all()` (which steps all n sub-envs once)."""
+    rates = []
+    for _ in range(rounds):
+        t = time.perf_counter()
+        for _ in range(steps):
+            step_all()
+        rates.append(n * steps / (time.perf_counter() - t))
+    return statistics.median(rates)
+
+
+def local_loop(n: int, steps: int, rounds: int) -> float:
+    envs = [gym.make(ENV_ID, max_steps=10**6) for _ in range(n)]
+    try:
+        for i, e in enumerate(envs):
+            e.reset(seed=i)
+        step_all = lambda: [e.step(NOOP) for e in envs]  # noqa: E731
+        step_all()
+        return rate(step_all, n, steps, rounds)
+    finally:
+        for e in envs:
+            e.close()
+
+
+def async_vector(n: int, steps: int, rounds: int) -> float:
+    v = gym.make_vec(ENV_ID, num_envs=n, vectorization_mode="async", max_steps=10**6)
+    try:
+        v.reset(seed=0)
+        step_all = lambda: v.step([NOOP] * n)  # noqa: E731
+        step_all()
+        return rate(step_all, n, steps, rounds)
+    finally:
+        v.close()
+
+
+def ray_vector(n: int, steps: int, rounds: int) -> tuple[float, list[float]]:
+    v = RayVectorEnv(ENV_ID, n, env_kwargs={"max_steps": 10**6})
+    try:
+        v.reset(seed=0)
+        step_all = lambda: v.step([NOOP] * n)  # noqa: E731
+        step_all()
+        r = rate(step_all, n, steps, rounds)
+        # an actor's process tree: the Python worker, Xvfb, the Playwright driver, Chromium
+        pss = [tree_pss_mb(w["pid"]) for w in v.where()]
+        return r, pss
+    finally:
+        v.close()
+
+
+def step_latency(steps: int) -> dict:
+    """Median seconds of one step: in this process vs through one Ray actor (same env)."""
+    env = gym.make(ENV_ID, max_steps=10**6)
+    v = RayVectorEnv(ENV_ID, 1, env_kwargs={"max_steps": 10**6})
+    try:
+        env.reset(seed=0)
+        v.reset(seed=0)
+        local, remote = [], []
+        for _ in range(steps):   # interleaved, so both see the same machine load
+            t = time.perf_counter()
+            env.step(NOOP)
+            local.append(time.perf_counter() - t)
+            t = time.perf_counter()
+            v.step([NOOP])
+            remote.append(time.perf_counter() - t)
+        return {"local_step_ms": round(statistics.median(local) * 1000, 1),
+                "ray_step_ms": round(statistics.median(remote) * 1000, 1),
+                "ray_overhead_ms": round((statistics.median(remote) - statistics.median(local)) * 1000, 1)}
+    finally:
+        env.close()
+        v.close()
+
+
+def replacement(times: int) -> dict:
+    """Kill a sub-env's actor mid-episode; time until its replacement is ready, and until it has reset."""
+    v = RayVectorEnv(ENV_ID, 1, env_kwargs={"max_steps": 10**6})
+    try:
+        v.reset(seed=0)
+        replace_s, total_s = [], []
+        for _ in range(times):
+            v.step([NOOP])
+            os.kill(v.where()[0]["pid"], signal.SIGKILL)
+            t = time.perf_counter()
+            _, _, _, trunc, info = v.step([NOOP])       # the fault: replaced, truncated
+            assert trunc[0] and info["replaced"][0]
+            v.step([NOOP])                              # NEXT_STEP: the new actor's reset (sandbox start)
+            total_s.append(time.perf_counter() - t)
+            replace_s.append(float(info["replace_s"][0]))
+        return {"actor_replace_s": round(statistics.median(replace_s), 2),
+                "replace_and_reset_s": round(statistics.median(total_s), 2)}
+    finally:
+        v.close()
+
+
+def main() -> None:
+    p = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    p.add_argument("--n", type=int, action="append", help="sub-env counts (default 1 2 4 8)")
+    p.add_argument("--steps", type=int, default=20)
+    p.add_argument("--rounds", type=int, default=3)
+    p.add_argument("--out", default="benchmarks/results/vector.json")
+    args = p.parse_args()
+    import ray
+    ray.init(resources={"sandbox": 64}, include_dashboard=False, log_to_driver=False)
+    try:
+        rows = []
+        for n in args.n or [1, 2, 4, 8]:
+            row = {"n": n,
+                   "local_loop_steps_per_s": round(local_loop(n, args.steps, args.rounds), 1),
+                   "async_vector_steps_per_s": round(async_vector(n, args.steps, args.rounds), 1)}
+            r, pss = ray_vector(n, args.steps, args.rounds)
+            row["ray_vector_steps_per_s"] = round(r, 1)
+            row["actor_pss_mb_median"] = round(statistics.median(pss), 1)
+            rows.append(row)
+            print(json.dumps(row), flush=True)
+        latency = step_latency(args.steps * 2)
+        print(json.dumps(latency), flush=True)
+        fault = replacement(5)
+        print(json.dumps(fault), flush=True)
+    finally:
+        ray.shutdown()
+    Path(args.out).write_text(json.dumps({
+        "command": "python benchmarks/bench_vector.py " + " ".join(sys.argv[1:]),
+        "date": time.strftime("%Y-%m-%d %H:%M"), "machine": f"{os.cpu_count()} cores, {platform.machine()}",
+        "env": ENV_ID, "throughput": rows, **latency, **fault}, indent=2) + "\n")
+
+
+if __name__ == "__main__":
+    main()
