@@ -1,20 +1,27 @@
-"""Every task is solvable by its oracle through the env's own actions, and doing nothing does not pass."""
+"""Every task is solvable by its oracle through the env's own actions, and doing nothing does not pass.
+
+The oracle runs on seed 0 by default; set HYBRIDGYM_ORACLE_SEEDS (e.g. "0,1,1000") to run
+it on more seeds. The untouched state and the do-nothing agent are judged on one episode.
+"""
 
 from __future__ import annotations
 
+import os
+
+import numpy as np
 import pytest
 
-from hybridgym.agents import NoopAgent, OracleAgent, run_episode
+from hybridgym.agents import NOOP_ACTION, OracleAgent, run_episode
 from hybridgym.tasks import TASKS
 
 TASK_IDS = sorted(TASKS)
-SEEDS = (0, 1)
+ORACLE_SEEDS = tuple(int(s) for s in os.environ.get("HYBRIDGYM_ORACLE_SEEDS", "0").split(","))
 
 
 @pytest.mark.parametrize("task_id", TASK_IDS)
 def test_oracle_solves_every_task(task_id, suite_env):
     env = suite_env(TASKS[task_id].suite)
-    for seed in SEEDS:
+    for seed in ORACLE_SEEDS:
         r = run_episode(env, OracleAgent(), seed, task=task_id)
         assert r["success"], f"{task_id} seed {seed}: {r['message']} {r['error']}"
         assert r["invalid_actions"] == 0 and r["error"] is None
@@ -22,25 +29,24 @@ def test_oracle_solves_every_task(task_id, suite_env):
 
 
 @pytest.mark.parametrize("task_id", TASK_IDS)
-def test_noop_agent_fails_every_task(task_id, suite_env):
+def test_untouched_state_and_the_noop_agent_fail_every_task(task_id, suite_env):
     env = suite_env(TASKS[task_id].suite)
-    r = run_episode(env, NoopAgent(), 0, task=task_id)
-    assert not r["success"], f"{task_id}: doing nothing passed ({r['message']})"
-
-
-@pytest.mark.parametrize("task_id", TASK_IDS)
-def test_untouched_state_does_not_pass(task_id, suite_env):
-    env = suite_env(TASKS[task_id].suite).unwrapped
-    env.reset(seed=3, options={"task": task_id})   # reset itself refuses a task that passes untouched
-    ep = env.episode
-    state = ep.task.read_state(env.sandbox, ep.params)
+    obs, info = env.reset(seed=3, options={"task": task_id})   # reset itself refuses a task that passes untouched
+    base = env.unwrapped
+    ep = base.episode
+    state = ep.task.read_state(base.sandbox, ep.params)
     assert not ep.task.check(state, ep.params, None, ep.baseline).success
     assert not ep.task.check(state, ep.params, "", ep.baseline).success
+    # then do nothing until the step budget ends the episode
+    terminated = truncated = False
+    while not (terminated or truncated):
+        obs, reward, terminated, truncated, info = env.step(NOOP_ACTION)
+    assert info.get("error") is None, info.get("error")
+    assert not info["success"], f"{task_id}: doing nothing passed ({info['message']})"
 
 
 @pytest.mark.parametrize("task_id", TASK_IDS)
 def test_parameters_come_from_the_seed(task_id):
-    import numpy as np
     task = TASKS[task_id]
     a = task.sample(np.random.default_rng(7))
     b = task.sample(np.random.default_rng(7))
