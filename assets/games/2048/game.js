@@ -23,33 +23,12 @@
   var BOARD = 460, GAP = 12, TILE = (BOARD - GAP * (N + 1)) / N;   // tile: 100
   var BX = (W - BOARD) / 2, BY = 124;                               // board: 170..630, 124..584
   var SLIDE_MS = 60, POP_MS = 40, FRAME_MS = 16;   // the whole animation: 100 ms
-  var FONT = '"DejaVu Sans", "Liberation Sans", Arial, sans-serif';
+  var K = window.hgKit, FONT = K.FONT;
 
-  var params = new URLSearchParams(location.search);
-  var SEED = parseSeed(params.get('seed'));
+  var SEED = K.parseSeed(K.params().get('seed'));
 
-  var KEYS = {
-    ArrowUp: 'up', ArrowDown: 'down', ArrowLeft: 'left', ArrowRight: 'right',
-    w: 'up', s: 'down', a: 'left', d: 'right', W: 'up', S: 'down', A: 'left', D: 'right'
-  };
-  var CODES = { KeyW: 'up', KeyS: 'down', KeyA: 'left', KeyD: 'right' };
 
-  function parseSeed(text) {
-    var n = parseInt(text == null ? '0' : text, 10);
-    if (!isFinite(n)) n = 0;
-    return n >>> 0;
-  }
-  // mulberry32: a small seeded PRNG returning floats in [0, 1).
-  function mulberry32(a) {
-    return function () {
-      a = (a + 0x6D2B79F5) | 0;
-      var t = Math.imul(a ^ (a >>> 15), 1 | a);
-      t = (t + Math.imul(t ^ (t >>> 7), 61 | t)) ^ t;
-      return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-    };
-  }
-
-  var rng = mulberry32(SEED);
+  var rng = K.mulberry32(SEED);
   var game = { board: emptyBoard(), score: 0, over: false, won: false, moves: 0 };
   var anim = null;      // {start, slides, merged, spawned}
   var animTimer = null;
@@ -148,60 +127,20 @@
   }
 
   // ---- input ------------------------------------------------------------
-  window.addEventListener('keydown', function (e) {
-    var dir = KEYS[e.key] || CODES[e.code];
-    if (!dir) return;
-    e.preventDefault();
-    move(dir);
-  }, true);
-
-  var swipe = null;
-  window.addEventListener('pointerdown', function (e) {
-    if (e.pointerType === 'mouse' && e.button !== 0) return;
-    swipe = { id: e.pointerId, x: e.clientX, y: e.clientY };
-    e.preventDefault();
-  }, { passive: false });
-  window.addEventListener('pointerup', function (e) {
-    if (!swipe || e.pointerId !== swipe.id) return;
-    var dx = e.clientX - swipe.x, dy = e.clientY - swipe.y;
-    swipe = null;
-    if (Math.max(Math.abs(dx), Math.abs(dy)) < 24) return;
-    if (Math.abs(dx) > Math.abs(dy)) move(dx > 0 ? 'right' : 'left');
-    else move(dy > 0 ? 'down' : 'up');
+  var view = K.view(render);
+  K.onDirKey(move);
+  view.onSwipe(function (dx, dy) {
+    if (Math.max(Math.abs(dx), Math.abs(dy)) >= 24) move(K.dirOf(dx, dy));
   });
-  window.addEventListener('pointercancel', function () { swipe = null; });
-  window.addEventListener('touchmove', function (e) { e.preventDefault(); }, { passive: false });
-  window.addEventListener('contextmenu', function (e) { e.preventDefault(); });
+  K.blockDefaults();
 
   // ---- drawing ----------------------------------------------------------
-  var canvas = document.getElementById('game');
-  var ctx = canvas.getContext('2d');
+  var ctx = view.ctx, roundRect = view.roundRect;
 
   var TILE_BG = {
     2: '#eee4da', 4: '#ede0c8', 8: '#f2b179', 16: '#f59563', 32: '#f67c5f', 64: '#f65e3b',
     128: '#edcf72', 256: '#edcc61', 512: '#edc850', 1024: '#edc53f', 2048: '#edc22e'
   };
-
-  function fit() {
-    var vw = window.innerWidth || W, vh = window.innerHeight || H;
-    var scale = Math.min(vw / W, vh / H);
-    var cw = Math.round(W * scale), ch = Math.round(H * scale);
-    var dpr = window.devicePixelRatio || 1;
-    canvas.style.width = cw + 'px';
-    canvas.style.height = ch + 'px';
-    canvas.style.left = Math.floor((vw - cw) / 2) + 'px';
-    canvas.style.top = Math.floor((vh - ch) / 2) + 'px';
-    canvas.width = Math.round(cw * dpr);
-    canvas.height = Math.round(ch * dpr);
-    ctx.setTransform(canvas.width / W, 0, 0, canvas.height / H, 0, 0);
-    render();
-  }
-
-  function roundRect(x, y, w, h, r) {
-    ctx.beginPath();
-    ctx.roundRect(x, y, w, h, r);
-    ctx.fill();
-  }
 
   function cellX(c) { return BX + GAP + c * (TILE + GAP); }
   function cellY(r) { return BY + GAP + r * (TILE + GAP); }
@@ -219,22 +158,8 @@
     ctx.fillText(String(v), x + TILE / 2, y + TILE / 2 + 2 * scale);
   }
 
-  function drawBox(label, value, x, w) {
-    ctx.fillStyle = '#bbada0';
-    roundRect(x, 26, w, 62, 6);
-    ctx.textAlign = 'center';
-    ctx.textBaseline = 'middle';
-    ctx.fillStyle = '#eee4da';
-    ctx.font = 'bold 13px ' + FONT;
-    ctx.fillText(label, x + w / 2, 42);
-    ctx.fillStyle = '#ffffff';
-    var size = 26, text = String(value);
-    do {
-      ctx.font = 'bold ' + size + 'px ' + FONT;
-      size -= 2;
-    } while (ctx.measureText(text).width > w - 12 && size > 10);
-    ctx.fillText(text, x + w / 2, 68);
-  }
+  var drawBox = K.boxDrawer(view, { bg: '#bbada0', fg: '#eee4da', y: 26, h: 62, r: 6, labelY: 42, valueY: 68,
+                                  labelPx: 13, valuePx: 26, shrink: true });
 
   function drawHeader() {
     ctx.textBaseline = 'alphabetic';
@@ -320,17 +245,11 @@
   // ---- start ------------------------------------------------------------
   spawn(game.board);
   spawn(game.board);
-  window.addEventListener('resize', fit);
-  fit();
+  view.start();
 
   // ---- API for the env --------------------------------------------------
-  window.hybridgym = {
-    ready: true,
-    name: '2048',
-    seed: SEED,
+  window.hybridgym = K.api('2048', SEED, {
     score: function () { return game.score; },
-    level: function () { return 1; },
-    lives: function () { return 1; },
     gameOver: function () { return game.over; },
     state: function () {
       var max = 0;
@@ -346,5 +265,5 @@
         seed: SEED
       };
     }
-  };
+  });
 })();

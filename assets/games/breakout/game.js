@@ -34,29 +34,13 @@
   var FRAME_MS = 20, SUB_MS = 2.5, SUBSTEPS = 8;
   var NUDGE = 40, PADDLE_SPEED = 600, AUTO_LAUNCH_MS = 3000, LIVES = 3;
   var MAX_ANGLE = Math.PI / 3;
-  var FONT = '"DejaVu Sans", "Liberation Sans", Arial, sans-serif';
+  var K = window.hgKit, FONT = K.FONT;
   var ROW_COLORS = ['#e8484d', '#ef6f3a', '#f29a2e', '#f2c53a', '#8fd14f', '#3fc47a', '#35b8e6', '#3a6ee8'];
   var ROW_POINTS = [4, 4, 3, 3, 2, 2, 1, 1], SILVER_POINTS = 5;
 
-  var params = new URLSearchParams(location.search);
-  var SEED = parseSeed(params.get('seed'));
+  var SEED = K.parseSeed(K.params().get('seed'));
 
-  function parseSeed(text) {
-    var n = parseInt(text == null ? '0' : text, 10);
-    if (!isFinite(n)) n = 0;
-    return n >>> 0;
-  }
-  // mulberry32: a small seeded PRNG returning floats in [0, 1).
-  function mulberry32(a) {
-    return function () {
-      a = (a + 0x6D2B79F5) | 0;
-      var t = Math.imul(a ^ (a >>> 15), 1 | a);
-      t = (t + Math.imul(t ^ (t >>> 7), 61 | t)) ^ t;
-      return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-    };
-  }
-
-  var rng = mulberry32(SEED);
+  var rng = K.mulberry32(SEED);
   var game = {
     bricks: [],        // BROWS rows of BCOLS hit counts (0 = gone)
     paddleX: W / 2,    // paddle centre
@@ -197,26 +181,8 @@
   }
 
   // ---- time -------------------------------------------------------------
-  var t0 = performance.now();
-  var nextFrameAt = t0 + FRAME_MS;
-  var timer = null;
-
-  function loop() {
-    timer = null;
-    var now = performance.now();
-    var n = 0;
-    while (!game.over && now >= nextFrameAt && n < 100000) {
-      frame();
-      nextFrameAt += FRAME_MS;
-      n++;
-    }
-    if (n) render();
-    schedule();
-  }
-  function schedule() {
-    if (game.over || timer !== null) return;
-    timer = setTimeout(loop, Math.max(0, nextFrameAt - performance.now()));
-  }
+  var clock = K.ticker(FRAME_MS, frame, render, function () { return !game.over; });
+  var schedule = clock.schedule;
 
   // ---- input ------------------------------------------------------------
   var KEYS = {
@@ -249,10 +215,7 @@
   }, true);
   window.addEventListener('blur', function () { held.left = held.right = false; });
 
-  function pointerX(e) {
-    var rect = canvas.getBoundingClientRect();
-    return (e.clientX - rect.left) * W / rect.width;
-  }
+  function pointerX(e) { return view.toLogical(e).x; }
   window.addEventListener('pointermove', function (e) {
     if (game.over) return;
     movePaddle(pointerX(e));
@@ -266,33 +229,11 @@
     launch();
     render();
   }, { passive: false });
-  window.addEventListener('touchmove', function (e) { e.preventDefault(); }, { passive: false });
-  window.addEventListener('contextmenu', function (e) { e.preventDefault(); });
+  K.blockDefaults();
 
   // ---- drawing ----------------------------------------------------------
-  var canvas = document.getElementById('game');
-  var ctx = canvas.getContext('2d');
-
-  function fit() {
-    var vw = window.innerWidth || W, vh = window.innerHeight || H;
-    var scale = Math.min(vw / W, vh / H);
-    var cw = Math.round(W * scale), ch = Math.round(H * scale);
-    var dpr = window.devicePixelRatio || 1;
-    canvas.style.width = cw + 'px';
-    canvas.style.height = ch + 'px';
-    canvas.style.left = Math.floor((vw - cw) / 2) + 'px';
-    canvas.style.top = Math.floor((vh - ch) / 2) + 'px';
-    canvas.width = Math.round(cw * dpr);
-    canvas.height = Math.round(ch * dpr);
-    ctx.setTransform(canvas.width / W, 0, 0, canvas.height / H, 0, 0);
-    render();
-  }
-
-  function roundRect(x, y, w, h, r) {
-    ctx.beginPath();
-    ctx.roundRect(x, y, w, h, r);
-    ctx.fill();
-  }
+  var view = K.view(render);
+  var ctx = view.ctx, roundRect = view.roundRect;
 
   function drawHeader() {
     ctx.fillStyle = '#1d2450';
@@ -372,20 +313,10 @@
   function drawGameOver() {
     ctx.fillStyle = 'rgba(5, 8, 25, 0.62)';
     ctx.fillRect(0, 0, W, H);
-    var pw = 380, ph = 200, px = (W - pw) / 2, py = (H - ph) / 2;
-    ctx.fillStyle = '#ffffff';
-    roundRect(px, py, pw, ph, 16);
-    ctx.textAlign = 'center';
-    ctx.textBaseline = 'middle';
-    ctx.fillStyle = '#1d2450';
-    ctx.font = 'bold 42px ' + FONT;
-    ctx.fillText('Game over', W / 2, py + 56);
-    ctx.fillStyle = '#333333';
-    ctx.font = 'bold 28px ' + FONT;
-    ctx.fillText('Score: ' + game.score, W / 2, py + 110);
-    ctx.fillStyle = '#777777';
-    ctx.font = '16px ' + FONT;
-    ctx.fillText('No balls left (level ' + game.level + ')', W / 2, py + 156);
+    view.card({ w: 380, h: 200, y: (H - 200) / 2,
+                title: ['Game over', '#1d2450', 42, 56],
+                score: ['Score: ' + game.score, 28, 110],
+                note: ['No balls left (level ' + game.level + ')', 156] });
   }
 
   function render() {
@@ -395,15 +326,11 @@
   }
 
   buildLevel();
-  window.addEventListener('resize', fit);
-  fit();
+  view.start();
   schedule();
 
   // ---- API for the env --------------------------------------------------
-  window.hybridgym = {
-    ready: true,
-    name: 'breakout',
-    seed: SEED,
+  window.hybridgym = K.api('breakout', SEED, {
     score: function () { return game.score; },
     level: function () { return game.level; },
     lives: function () { return game.lives; },
@@ -435,5 +362,5 @@
         seed: SEED
       };
     }
-  };
+  });
 })();

@@ -27,32 +27,16 @@
   var COLS = 10, ROWS = 20, CELL = 28;
   var W = 800, H = 600;
   var WX = (W - COLS * CELL) / 2, WY = 20;          // well origin: 260, 20
-  var FONT = '"DejaVu Sans", "Liberation Sans", Arial, sans-serif';
+  var K = window.hgKit, FONT = K.FONT;
   var LINE_POINTS = [0, 100, 300, 500, 800];
 
-  var params = new URLSearchParams(location.search);
-  var SEED = parseSeed(params.get('seed'));
+  var SEED = K.parseSeed(K.params().get('seed'));
 
   var KEYS = {
     ArrowUp: 'up', ArrowDown: 'down', ArrowLeft: 'left', ArrowRight: 'right', ' ': 'drop',
     w: 'up', s: 'down', a: 'left', d: 'right', W: 'up', S: 'down', A: 'left', D: 'right'
   };
   var CODES = { KeyW: 'up', KeyS: 'down', KeyA: 'left', KeyD: 'right', Space: 'drop' };
-
-  function parseSeed(text) {
-    var n = parseInt(text == null ? '0' : text, 10);
-    if (!isFinite(n)) n = 0;
-    return n >>> 0;
-  }
-  // mulberry32: a small seeded PRNG returning floats in [0, 1).
-  function mulberry32(a) {
-    return function () {
-      a = (a + 0x6D2B79F5) | 0;
-      var t = Math.imul(a ^ (a >>> 15), 1 | a);
-      t = (t + Math.imul(t ^ (t >>> 7), 61 | t)) ^ t;
-      return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-    };
-  }
 
   // ---- shapes: SRS spawn states in an n x n box, rotated clockwise ----------
   var SHAPES = {
@@ -88,7 +72,7 @@
     ROT[t] = states;
   });
 
-  var rng = mulberry32(SEED);
+  var rng = K.mulberry32(SEED);
   var bag = [];
   function refill() {
     var b = TYPES.slice();
@@ -234,10 +218,7 @@
   }, true);
 
   var drag = null;
-  function toGame(e) {
-    var rect = canvas.getBoundingClientRect();
-    return [(e.clientX - rect.left) * W / rect.width, (e.clientY - rect.top) * H / rect.height];
-  }
+  function toGame(e) { var p = view.toLogical(e); return [p.x, p.y]; }
   window.addEventListener('pointerdown', function (e) {
     if (e.pointerType === 'mouse' && e.button !== 0) return;
     var p = toGame(e);
@@ -260,33 +241,11 @@
     else if (dy > 60 && dy > 2 * Math.abs(dx)) act('drop');
   });
   window.addEventListener('pointercancel', function () { drag = null; });
-  window.addEventListener('touchmove', function (e) { e.preventDefault(); }, { passive: false });
-  window.addEventListener('contextmenu', function (e) { e.preventDefault(); });
+  K.blockDefaults();
 
   // ---- drawing ------------------------------------------------------------
-  var canvas = document.getElementById('game');
-  var ctx = canvas.getContext('2d');
-
-  function fit() {
-    var vw = window.innerWidth || W, vh = window.innerHeight || H;
-    var scale = Math.min(vw / W, vh / H);
-    var cw = Math.round(W * scale), ch = Math.round(H * scale);
-    var dpr = window.devicePixelRatio || 1;
-    canvas.style.width = cw + 'px';
-    canvas.style.height = ch + 'px';
-    canvas.style.left = Math.floor((vw - cw) / 2) + 'px';
-    canvas.style.top = Math.floor((vh - ch) / 2) + 'px';
-    canvas.width = Math.round(cw * dpr);
-    canvas.height = Math.round(ch * dpr);
-    ctx.setTransform(canvas.width / W, 0, 0, canvas.height / H, 0, 0);
-    render();
-  }
-
-  function roundRect(x, y, w, h, r) {
-    ctx.beginPath();
-    ctx.roundRect(x, y, w, h, r);
-    ctx.fill();
-  }
+  var view = K.view(render);
+  var ctx = view.ctx, roundRect = view.roundRect;
 
   function drawBlock(x, y, size, type) {
     ctx.fillStyle = COLORS[type];
@@ -404,20 +363,10 @@
   function drawGameOver() {
     ctx.fillStyle = 'rgba(5, 8, 25, 0.62)';
     ctx.fillRect(0, 0, W, H);
-    var pw = 380, ph = 200, px = (W - pw) / 2, py = (H - ph) / 2;
-    ctx.fillStyle = '#ffffff';
-    roundRect(px, py, pw, ph, 16);
-    ctx.textAlign = 'center';
-    ctx.textBaseline = 'middle';
-    ctx.fillStyle = '#1b1f3b';
-    ctx.font = 'bold 42px ' + FONT;
-    ctx.fillText('Game over', W / 2, py + 56);
-    ctx.fillStyle = '#333333';
-    ctx.font = 'bold 28px ' + FONT;
-    ctx.fillText('Score: ' + game.score, W / 2, py + 110);
-    ctx.fillStyle = '#777777';
-    ctx.font = '16px ' + FONT;
-    ctx.fillText('The blocks reached the top (' + game.lines + ' lines)', W / 2, py + 156);
+    view.card({ w: 380, h: 200, y: (H - 200) / 2,
+                title: ['Game over', '#1b1f3b', 42, 56],
+                score: ['Score: ' + game.score, 28, 110],
+                note: ['The blocks reached the top (' + game.lines + ' lines)', 156] });
   }
 
   function render() {
@@ -429,18 +378,13 @@
   }
 
   spawn(t0);
-  window.addEventListener('resize', fit);
-  fit();
+  view.start();
   schedule();
 
   // ---- API for the env ----------------------------------------------------
-  window.hybridgym = {
-    ready: true,
-    name: 'falling-blocks',
-    seed: SEED,
+  window.hybridgym = K.api('falling-blocks', SEED, {
     score: function () { return game.score; },
     level: function () { return game.level; },
-    lives: function () { return 1; },
     gameOver: function () { return game.over; },
     state: function () {
       var p = game.piece;
@@ -464,5 +408,5 @@
         seed: SEED
       };
     }
-  };
+  });
 })();

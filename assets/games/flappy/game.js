@@ -28,27 +28,11 @@
   var GAP_MAX = GROUND_Y - 90 - GAP;                   // gap top in [90, 280]
   var SPAWN_X = W + 40;
   var FRAME_MS = 20, SUB_MS = 10, SUBSTEPS = 2;
-  var FONT = '"DejaVu Sans", "Liberation Sans", Arial, sans-serif';
+  var K = window.hgKit, FONT = K.FONT;
 
-  var params = new URLSearchParams(location.search);
-  var SEED = parseSeed(params.get('seed'));
+  var SEED = K.parseSeed(K.params().get('seed'));
 
-  function parseSeed(text) {
-    var n = parseInt(text == null ? '0' : text, 10);
-    if (!isFinite(n)) n = 0;
-    return n >>> 0;
-  }
-  // mulberry32: a small seeded PRNG returning floats in [0, 1).
-  function mulberry32(a) {
-    return function () {
-      a = (a + 0x6D2B79F5) | 0;
-      var t = Math.imul(a ^ (a >>> 15), 1 | a);
-      t = (t + Math.imul(t ^ (t >>> 7), 61 | t)) ^ t;
-      return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-    };
-  }
-
-  var rng = mulberry32(SEED);
+  var rng = K.mulberry32(SEED);
   var game = {
     bird: { y: 260, vy: 0 },
     pipes: [],          // {x, gapTop, passed}
@@ -110,7 +94,7 @@
     if (!game.started) {
       // frames run from the first flap on, still on the grid t0 + k * FRAME_MS
       game.started = true;
-      nextFrameAt = t0 + FRAME_MS * (Math.floor((performance.now() - t0) / FRAME_MS) + 1);
+      clock.next = clock.t0 + FRAME_MS * (Math.floor((performance.now() - clock.t0) / FRAME_MS) + 1);
       schedule();
     }
     game.flaps++;
@@ -119,26 +103,9 @@
   }
 
   // ---- time -------------------------------------------------------------
-  var t0 = performance.now();
-  var nextFrameAt = t0 + FRAME_MS;
-  var timer = null;
-
-  function loop() {
-    timer = null;
-    var now = performance.now();
-    var n = 0;
-    while (!game.over && now >= nextFrameAt && n < 100000) {
-      frame();
-      nextFrameAt += FRAME_MS;
-      n++;
-    }
-    if (n) render();
-    schedule();
-  }
-  function schedule() {
-    if (game.over || !game.started || timer !== null) return;
-    timer = setTimeout(loop, Math.max(0, nextFrameAt - performance.now()));
-  }
+  // game.started never turns false again, so it may stand in the loop's condition too
+  var clock = K.ticker(FRAME_MS, frame, render, function () { return !game.over && game.started; });
+  var schedule = clock.schedule;
 
   // ---- input ------------------------------------------------------------
   var KEYS = { ' ': true, ArrowUp: true, w: true, W: true };
@@ -153,33 +120,11 @@
     e.preventDefault();
     flap();
   }, { passive: false });
-  window.addEventListener('touchmove', function (e) { e.preventDefault(); }, { passive: false });
-  window.addEventListener('contextmenu', function (e) { e.preventDefault(); });
+  K.blockDefaults();
 
   // ---- drawing ----------------------------------------------------------
-  var canvas = document.getElementById('game');
-  var ctx = canvas.getContext('2d');
-
-  function fit() {
-    var vw = window.innerWidth || W, vh = window.innerHeight || H;
-    var scale = Math.min(vw / W, vh / H);
-    var cw = Math.round(W * scale), ch = Math.round(H * scale);
-    var dpr = window.devicePixelRatio || 1;
-    canvas.style.width = cw + 'px';
-    canvas.style.height = ch + 'px';
-    canvas.style.left = Math.floor((vw - cw) / 2) + 'px';
-    canvas.style.top = Math.floor((vh - ch) / 2) + 'px';
-    canvas.width = Math.round(cw * dpr);
-    canvas.height = Math.round(ch * dpr);
-    ctx.setTransform(canvas.width / W, 0, 0, canvas.height / H, 0, 0);
-    render();
-  }
-
-  function roundRect(x, y, w, h, r) {
-    ctx.beginPath();
-    ctx.roundRect(x, y, w, h, r);
-    ctx.fill();
-  }
+  var view = K.view(render);
+  var ctx = view.ctx, roundRect = view.roundRect;
 
   var CLOUDS = [[90, 110, 1], [330, 70, 0.8], [560, 130, 1.1], [760, 60, 0.7]];
 
@@ -325,25 +270,10 @@
   function drawGameOver() {
     ctx.fillStyle = 'rgba(20, 30, 40, 0.45)';
     ctx.fillRect(0, 0, W, H);
-    var pw = 380, ph = 200, px = (W - pw) / 2, py = (H - ph) / 2;
-    ctx.fillStyle = '#fdf6d8';
-    roundRect(px, py, pw, ph, 16);
-    ctx.strokeStyle = '#543847';
-    ctx.lineWidth = 3;
-    ctx.beginPath();
-    ctx.roundRect(px, py, pw, ph, 16);
-    ctx.stroke();
-    ctx.textAlign = 'center';
-    ctx.textBaseline = 'middle';
-    ctx.fillStyle = '#e06b2e';
-    ctx.font = 'bold 42px ' + FONT;
-    ctx.fillText('Game over', W / 2, py + 56);
-    ctx.fillStyle = '#333333';
-    ctx.font = 'bold 28px ' + FONT;
-    ctx.fillText('Score: ' + game.score, W / 2, py + 110);
-    ctx.fillStyle = '#777777';
-    ctx.font = '16px ' + FONT;
-    ctx.fillText(game.cause === 'ground' ? 'The bird hit the ground' : 'The bird hit a pipe', W / 2, py + 156);
+    view.card({ w: 380, h: 200, y: (H - 200) / 2, bg: '#fdf6d8', border: '#543847',
+                title: ['Game over', '#e06b2e', 42, 56],
+                score: ['Score: ' + game.score, 28, 110],
+                note: [game.cause === 'ground' ? 'The bird hit the ground' : 'The bird hit a pipe', 156] });
   }
 
   function render() {
@@ -359,18 +289,12 @@
     if (game.over) drawGameOver();
   }
 
-  window.addEventListener('resize', fit);
-  fit();
+  view.start();
   schedule();
 
   // ---- API for the env --------------------------------------------------
-  window.hybridgym = {
-    ready: true,
-    name: 'flappy',
-    seed: SEED,
+  window.hybridgym = K.api('flappy', SEED, {
     score: function () { return game.score; },
-    level: function () { return 1; },
-    lives: function () { return 1; },
     gameOver: function () { return game.over; },
     state: function () {
       return {
@@ -398,5 +322,5 @@
         seed: SEED
       };
     }
-  };
+  });
 })();

@@ -20,27 +20,11 @@
   var BOARD = N * PITCH + GAP;                     // 480
   var BX = (W - BOARD) / 2, BY = 86;               // board: 160..640 x 86..566
   var BANNER_MS = 1500;
-  var FONT = '"DejaVu Sans", "Liberation Sans", Arial, sans-serif';
+  var K = window.hgKit, FONT = K.FONT;
 
-  var params = new URLSearchParams(location.search);
-  var SEED = parseSeed(params.get('seed'));
+  var SEED = K.parseSeed(K.params().get('seed'));
 
-  function parseSeed(text) {
-    var n = parseInt(text == null ? '0' : text, 10);
-    if (!isFinite(n)) n = 0;
-    return n >>> 0;
-  }
-  // mulberry32: a small seeded PRNG returning floats in [0, 1).
-  function mulberry32(a) {
-    return function () {
-      a = (a + 0x6D2B79F5) | 0;
-      var t = Math.imul(a ^ (a >>> 15), 1 | a);
-      t = (t + Math.imul(t ^ (t >>> 7), 61 | t)) ^ t;
-      return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-    };
-  }
-
-  var rng = mulberry32(SEED);
+  var rng = K.mulberry32(SEED);
   var game = {
     lights: null,      // per cell (row-major): 1 on, 0 off
     puzzle: 0,         // puzzles started (the current one is number `puzzle`)
@@ -81,7 +65,7 @@
     game.moves = 0;
   }
 
-  var bannerTimer = null;
+  var showBanner = K.banner(game, BANNER_MS, render);
   function press(idx) {
     toggle(game.lights, idx);
     game.moves++;
@@ -89,20 +73,15 @@
     if (allOff(game.lights)) {
       game.solved++;
       newPuzzle();
-      game.bannerUntil = performance.now() + BANNER_MS;
-      if (bannerTimer !== null) clearTimeout(bannerTimer);
-      bannerTimer = setTimeout(function () { bannerTimer = null; game.bannerUntil = -1; render(); }, BANNER_MS);
+      showBanner();
     }
   }
 
   // ---- input ------------------------------------------------------------
-  var canvas = document.getElementById('game');
-  var ctx = canvas.getContext('2d');
+  var view = K.view(render);
+  var canvas = view.canvas, ctx = view.ctx, roundRect = view.roundRect;
 
-  function toLogical(e) {
-    var rect = canvas.getBoundingClientRect();
-    return { x: (e.clientX - rect.left) * W / rect.width, y: (e.clientY - rect.top) * H / rect.height };
-  }
+  function toLogical(e) { return view.toLogical(e); }
 
   window.addEventListener('pointerdown', function (e) {
     if (e.pointerType === 'mouse' && e.button !== 0) return;
@@ -114,65 +93,15 @@
     press(r * N + c);
     render();
   }, { passive: false });
-  window.addEventListener('touchmove', function (e) { e.preventDefault(); }, { passive: false });
-  window.addEventListener('contextmenu', function (e) { e.preventDefault(); });
+  K.blockDefaults();
 
   // ---- drawing ----------------------------------------------------------
-  function fit() {
-    var vw = window.innerWidth || W, vh = window.innerHeight || H;
-    var scale = Math.min(vw / W, vh / H);
-    var cw = Math.round(W * scale), ch = Math.round(H * scale);
-    var dpr = window.devicePixelRatio || 1;
-    canvas.style.width = cw + 'px';
-    canvas.style.height = ch + 'px';
-    canvas.style.left = Math.floor((vw - cw) / 2) + 'px';
-    canvas.style.top = Math.floor((vh - ch) / 2) + 'px';
-    canvas.width = Math.round(cw * dpr);
-    canvas.height = Math.round(ch * dpr);
-    ctx.setTransform(canvas.width / W, 0, 0, canvas.height / H, 0, 0);
-    render();
-  }
 
-  function roundRect(x, y, w, h, r) {
-    ctx.beginPath();
-    ctx.roundRect(x, y, w, h, r);
-    ctx.fill();
-  }
-
-  function drawBox(label, value, x, w) {
-    ctx.fillStyle = '#3a3160';
-    roundRect(x, 12, w, 50, 8);
-    ctx.textAlign = 'center';
-    ctx.textBaseline = 'middle';
-    ctx.fillStyle = '#b9b0e0';
-    ctx.font = 'bold 12px ' + FONT;
-    ctx.fillText(label, x + w / 2, 25);
-    ctx.fillStyle = '#ffffff';
-    ctx.font = 'bold 24px ' + FONT;
-    ctx.fillText(String(value), x + w / 2, 48);
-  }
+  var drawBox = K.boxDrawer(view, { bg: '#3a3160', fg: '#b9b0e0', y: 12, h: 50, labelY: 25, valueY: 48 });
 
   function drawHeader() {
-    ctx.fillStyle = '#0e0b1c';
-    ctx.fillRect(0, 0, W, HEADER);
-    ctx.textAlign = 'left';
-    ctx.textBaseline = 'middle';
-    ctx.fillStyle = '#ffffff';
-    ctx.font = 'bold 28px ' + FONT;
-    ctx.fillText('LIGHTS OUT', 24, 28);
-    if (game.bannerUntil > 0 && performance.now() < game.bannerUntil) {
-      // for a while after a solve, a green note replaces the hint
-      ctx.font = 'bold 14px ' + FONT;
-      var note = 'Solved! Here is the next puzzle.';
-      ctx.fillStyle = '#43a047';
-      roundRect(14, 42, ctx.measureText(note).width + 20, 24, 12);
-      ctx.fillStyle = '#ffffff';
-      ctx.fillText(note, 24, 55);
-    } else {
-      ctx.font = '14px ' + FONT;
-      ctx.fillStyle = 'rgba(255,255,255,0.78)';
-      ctx.fillText('Click a light: it and its neighbours flip. Turn all off.', 24, 54);
-    }
+    view.titleBar('#0e0b1c', HEADER, 'LIGHTS OUT', 'Click a light: it and its neighbours flip. Turn all off.',
+                  K.bannerOn(game) ? 'Solved! Here is the next puzzle.' : null);
     drawBox('PUZZLE', game.puzzle, W - 24 - 3 * 96 - 20, 96);
     drawBox('MOVES', game.moves, W - 24 - 2 * 96 - 10, 96);
     drawBox('SCORE', game.solved, W - 24 - 96, 96);
@@ -209,17 +138,12 @@
   }
 
   newPuzzle();
-  window.addEventListener('resize', fit);
-  fit();
+  view.start();
 
   // ---- API for the env --------------------------------------------------
-  window.hybridgym = {
-    ready: true,
-    name: 'lights-out',
-    seed: SEED,
+  window.hybridgym = K.api('lights-out', SEED, {
     score: function () { return game.solved; },
     level: function () { return game.puzzle; },
-    lives: function () { return 1; },
     gameOver: function () { return false; },
     state: function () {
       var rect = canvas.getBoundingClientRect(), sx = rect.width / W, sy = rect.height / H;
@@ -242,5 +166,5 @@
         seed: SEED
       };
     }
-  };
+  });
 })();

@@ -25,30 +25,14 @@
   var W = 800, H = 600;
   var CELL = 64, BX = (W - N * CELL) / 2, BY = 76;           // board: 144..656, 76..588
   var ANIM_MS = 90, FLASH_MS = 400, FRAME_MS = 16;
-  var FONT = '"DejaVu Sans", "Liberation Sans", Arial, sans-serif';
+  var K = window.hgKit, FONT = K.FONT;
   var NAMES = ['red', 'orange', 'yellow', 'green', 'blue', 'purple'];
   var FILL = ['#e8403a', '#f28a1e', '#f5d023', '#3dbb4f', '#2f86e8', '#a052dc'];
   var DARK = ['#a3211c', '#b35d07', '#b99300', '#1f7d2f', '#17569f', '#6a2a9c'];
 
-  var params = new URLSearchParams(location.search);
-  var SEED = parseSeed(params.get('seed'));
+  var SEED = K.parseSeed(K.params().get('seed'));
 
-  function parseSeed(text) {
-    var n = parseInt(text == null ? '0' : text, 10);
-    if (!isFinite(n)) n = 0;
-    return n >>> 0;
-  }
-  // mulberry32: a small seeded PRNG returning floats in [0, 1).
-  function mulberry32(a) {
-    return function () {
-      a = (a + 0x6D2B79F5) | 0;
-      var t = Math.imul(a ^ (a >>> 15), 1 | a);
-      t = (t + Math.imul(t ^ (t >>> 7), 61 | t)) ^ t;
-      return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-    };
-  }
-
-  var rng = mulberry32(SEED);
+  var rng = K.mulberry32(SEED);
   function randColor() { return Math.floor(rng() * COLORS); }
 
   var game = {
@@ -184,13 +168,10 @@
   }
 
   // ---- input ------------------------------------------------------------
-  var canvas = document.getElementById('game');
-  var ctx = canvas.getContext('2d');
+  var view = K.view(render);
+  var ctx = view.ctx, roundRect = view.roundRect;
 
-  function toGame(e) {
-    var rect = canvas.getBoundingClientRect();
-    return { x: (e.clientX - rect.left) * W / rect.width, y: (e.clientY - rect.top) * H / rect.height };
-  }
+  function toGame(e) { return view.toLogical(e); }
   function cellAt(p) {
     var c = Math.floor((p.x - BX) / CELL), r = Math.floor((p.y - BY) / CELL);
     if (r < 0 || c < 0 || r >= N || c >= N) return null;
@@ -231,30 +212,9 @@
   window.addEventListener('keydown', function (e) {
     if (e.key === 'Escape') { game.selected = null; render(); }
   });
-  window.addEventListener('touchmove', function (e) { e.preventDefault(); }, { passive: false });
-  window.addEventListener('contextmenu', function (e) { e.preventDefault(); });
+  K.blockDefaults();
 
   // ---- drawing ----------------------------------------------------------
-  function fit() {
-    var vw = window.innerWidth || W, vh = window.innerHeight || H;
-    var scale = Math.min(vw / W, vh / H);
-    var cw = Math.round(W * scale), ch = Math.round(H * scale);
-    var dpr = window.devicePixelRatio || 1;
-    canvas.style.width = cw + 'px';
-    canvas.style.height = ch + 'px';
-    canvas.style.left = Math.floor((vw - cw) / 2) + 'px';
-    canvas.style.top = Math.floor((vh - ch) / 2) + 'px';
-    canvas.width = Math.round(cw * dpr);
-    canvas.height = Math.round(ch * dpr);
-    ctx.setTransform(canvas.width / W, 0, 0, canvas.height / H, 0, 0);
-    render();
-  }
-
-  function roundRect(x, y, w, h, r) {
-    ctx.beginPath();
-    ctx.roundRect(x, y, w, h, r);
-    ctx.fill();
-  }
 
   function polygon(cx, cy, r, n, rot) {
     ctx.beginPath();
@@ -301,18 +261,7 @@
     ctx.fill();
   }
 
-  function drawBox(label, value, x, w) {
-    ctx.fillStyle = '#41357a';
-    roundRect(x, 10, w, 56, 8);
-    ctx.textAlign = 'center';
-    ctx.textBaseline = 'middle';
-    ctx.fillStyle = '#c9bdf5';
-    ctx.font = 'bold 12px ' + FONT;
-    ctx.fillText(label, x + w / 2, 24);
-    ctx.fillStyle = '#ffffff';
-    ctx.font = 'bold 24px ' + FONT;
-    ctx.fillText(String(value), x + w / 2, 48);
-  }
+  var drawBox = K.boxDrawer(view, { bg: '#41357a', fg: '#c9bdf5', y: 10, h: 56, labelY: 24, valueY: 48 });
 
   function drawHeader() {
     ctx.textBaseline = 'middle';
@@ -382,20 +331,10 @@
   function drawGameOver() {
     ctx.fillStyle = 'rgba(18, 12, 40, 0.72)';
     roundRect(BX - 8, BY - 8, N * CELL + 16, N * CELL + 16, 12);
-    var pw = 380, ph = 200, px = (W - pw) / 2, py = BY + (N * CELL - ph) / 2;
-    ctx.fillStyle = '#ffffff';
-    roundRect(px, py, pw, ph, 16);
-    ctx.textAlign = 'center';
-    ctx.textBaseline = 'middle';
-    ctx.fillStyle = '#3b2f7a';
-    ctx.font = 'bold 42px ' + FONT;
-    ctx.fillText('Game over', W / 2, py + 58);
-    ctx.fillStyle = '#333333';
-    ctx.font = 'bold 28px ' + FONT;
-    ctx.fillText('Score: ' + game.score, W / 2, py + 112);
-    ctx.fillStyle = '#777777';
-    ctx.font = '16px ' + FONT;
-    ctx.fillText('No moves left', W / 2, py + 158);
+    view.card({ w: 380, h: 200, y: BY + (N * CELL - 200) / 2,
+                title: ['Game over', '#3b2f7a', 42, 58],
+                score: ['Score: ' + game.score, 28, 112],
+                note: ['No moves left', 158] });
   }
 
   function render() {
@@ -409,17 +348,11 @@
 
   // ---- start ------------------------------------------------------------
   game.board = newBoard();
-  window.addEventListener('resize', fit);
-  fit();
+  view.start();
 
   // ---- API for the env --------------------------------------------------
-  window.hybridgym = {
-    ready: true,
-    name: 'match-3',
-    seed: SEED,
+  window.hybridgym = K.api('match-3', SEED, {
     score: function () { return game.score; },
-    level: function () { return 1; },
-    lives: function () { return 1; },
     gameOver: function () { return game.over; },
     state: function () {
       return {
@@ -442,5 +375,5 @@
         seed: SEED
       };
     }
-  };
+  });
 })();

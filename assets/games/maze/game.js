@@ -23,35 +23,14 @@
   var GX = (W - COLS * CELL) / 2, GY = 94;          // maze: 70..730 x 94..578
   var MOVE_BUDGET = 400, BANNER_MS = 1500;
   var UP = 1, RIGHT = 2, DOWN = 4, LEFT = 8;
-  var FONT = '"DejaVu Sans", "Liberation Sans", Arial, sans-serif';
+  var K = window.hgKit, FONT = K.FONT;
 
   var DIRS = { up: [0, -1, UP], down: [0, 1, DOWN], left: [-1, 0, LEFT], right: [1, 0, RIGHT] };
   var OPPOSITE = {}; OPPOSITE[UP] = DOWN; OPPOSITE[DOWN] = UP; OPPOSITE[LEFT] = RIGHT; OPPOSITE[RIGHT] = LEFT;
-  var KEYS = {
-    ArrowUp: 'up', ArrowDown: 'down', ArrowLeft: 'left', ArrowRight: 'right',
-    w: 'up', s: 'down', a: 'left', d: 'right', W: 'up', S: 'down', A: 'left', D: 'right'
-  };
-  var CODES = { KeyW: 'up', KeyS: 'down', KeyA: 'left', KeyD: 'right' };
 
-  var params = new URLSearchParams(location.search);
-  var SEED = parseSeed(params.get('seed'));
+  var SEED = K.parseSeed(K.params().get('seed'));
 
-  function parseSeed(text) {
-    var n = parseInt(text == null ? '0' : text, 10);
-    if (!isFinite(n)) n = 0;
-    return n >>> 0;
-  }
-  // mulberry32: a small seeded PRNG returning floats in [0, 1).
-  function mulberry32(a) {
-    return function () {
-      a = (a + 0x6D2B79F5) | 0;
-      var t = Math.imul(a ^ (a >>> 15), 1 | a);
-      t = (t + Math.imul(t ^ (t >>> 7), 61 | t)) ^ t;
-      return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-    };
-  }
-
-  var rng = mulberry32(SEED);
+  var rng = K.mulberry32(SEED);
   var game = {
     open: null,        // per cell (row-major): bitmask of open sides
     visited: null,     // per cell: walked on in this maze
@@ -91,7 +70,7 @@
     game.mazeMoves = 0;
   }
 
-  var bannerTimer = null;
+  var showBanner = K.banner(game, BANNER_MS, render);
   function move(dir) {
     if (game.over) return;
     var d = DIRS[dir], p = game.player;
@@ -103,109 +82,39 @@
     if (game.player[0] === game.exit[0] && game.player[1] === game.exit[1]) {
       game.mazes++;
       newMaze();
-      game.bannerUntil = performance.now() + BANNER_MS;
-      if (bannerTimer !== null) clearTimeout(bannerTimer);
-      bannerTimer = setTimeout(function () { bannerTimer = null; game.bannerUntil = -1; render(); }, BANNER_MS);
+      showBanner();
     }
     if (game.moves >= MOVE_BUDGET) game.over = true;
   }
 
   // ---- input ------------------------------------------------------------
-  window.addEventListener('keydown', function (e) {
-    var dir = KEYS[e.key] || CODES[e.code];
-    if (!dir) return;
-    e.preventDefault();
+  K.onDirKey(function (dir) {
     move(dir);
     render();
-  }, true);
+  });
 
-  var canvas = document.getElementById('game');
-  var ctx = canvas.getContext('2d');
+  var view = K.view(render);
+  var canvas = view.canvas, ctx = view.ctx, roundRect = view.roundRect;
 
-  function toLogical(e) {
-    var rect = canvas.getBoundingClientRect();
-    return { x: (e.clientX - rect.left) * W / rect.width, y: (e.clientY - rect.top) * H / rect.height };
-  }
-
-  var swipe = null;
-  window.addEventListener('pointerdown', function (e) {
-    if (e.pointerType === 'mouse' && e.button !== 0) return;
-    swipe = { id: e.pointerId, x: e.clientX, y: e.clientY, p: toLogical(e) };
-    e.preventDefault();
-  }, { passive: false });
-  window.addEventListener('pointerup', function (e) {
-    if (!swipe || e.pointerId !== swipe.id) return;
-    var dx = e.clientX - swipe.x, dy = e.clientY - swipe.y, p = swipe.p;
-    swipe = null;
+  view.onSwipe(function (dx, dy, p) {
     if (Math.max(Math.abs(dx), Math.abs(dy)) < 24) {
       // a tap: step towards it from the player
       dx = p.x - (GX + (game.player[0] + 0.5) * CELL);
       dy = p.y - (GY + (game.player[1] + 0.5) * CELL);
       if (Math.max(Math.abs(dx), Math.abs(dy)) < CELL / 2) return;
     }
-    move(Math.abs(dx) > Math.abs(dy) ? (dx > 0 ? 'right' : 'left') : (dy > 0 ? 'down' : 'up'));
+    move(K.dirOf(dx, dy));
     render();
   });
-  window.addEventListener('pointercancel', function () { swipe = null; });
-  window.addEventListener('touchmove', function (e) { e.preventDefault(); }, { passive: false });
-  window.addEventListener('contextmenu', function (e) { e.preventDefault(); });
+  K.blockDefaults();
 
   // ---- drawing ----------------------------------------------------------
-  function fit() {
-    var vw = window.innerWidth || W, vh = window.innerHeight || H;
-    var scale = Math.min(vw / W, vh / H);
-    var cw = Math.round(W * scale), ch = Math.round(H * scale);
-    var dpr = window.devicePixelRatio || 1;
-    canvas.style.width = cw + 'px';
-    canvas.style.height = ch + 'px';
-    canvas.style.left = Math.floor((vw - cw) / 2) + 'px';
-    canvas.style.top = Math.floor((vh - ch) / 2) + 'px';
-    canvas.width = Math.round(cw * dpr);
-    canvas.height = Math.round(ch * dpr);
-    ctx.setTransform(canvas.width / W, 0, 0, canvas.height / H, 0, 0);
-    render();
-  }
 
-  function roundRect(x, y, w, h, r) {
-    ctx.beginPath();
-    ctx.roundRect(x, y, w, h, r);
-    ctx.fill();
-  }
-
-  function drawBox(label, value, x, w) {
-    ctx.fillStyle = '#2f3b63';
-    roundRect(x, 12, w, 50, 8);
-    ctx.textAlign = 'center';
-    ctx.textBaseline = 'middle';
-    ctx.fillStyle = '#aab6e0';
-    ctx.font = 'bold 12px ' + FONT;
-    ctx.fillText(label, x + w / 2, 25);
-    ctx.fillStyle = '#ffffff';
-    ctx.font = 'bold 24px ' + FONT;
-    ctx.fillText(String(value), x + w / 2, 48);
-  }
+  var drawBox = K.boxDrawer(view, { bg: '#2f3b63', fg: '#aab6e0', y: 12, h: 50, labelY: 25, valueY: 48 });
 
   function drawHeader() {
-    ctx.fillStyle = '#121829';
-    ctx.fillRect(0, 0, W, HEADER);
-    ctx.textAlign = 'left';
-    ctx.textBaseline = 'middle';
-    ctx.fillStyle = '#ffffff';
-    ctx.font = 'bold 28px ' + FONT;
-    ctx.fillText('MAZE', 24, 28);
-    if (game.bannerUntil > 0 && performance.now() < game.bannerUntil) {
-      // for a while after a solve, a green note replaces the hint
-      ctx.font = 'bold 14px ' + FONT;
-      var note = 'Maze complete! Here is the next one.';
-      ctx.fillStyle = '#43a047';
-      roundRect(14, 42, ctx.measureText(note).width + 20, 24, 12);
-      ctx.fillStyle = '#ffffff';
-      ctx.fillText(note, 24, 55);
-    } else {
-      ctx.font = '14px ' + FONT;
-      ctx.fillStyle = 'rgba(255,255,255,0.78)';
-      ctx.fillText('Arrows: walk to the green exit', 24, 54);
-    }
+    view.titleBar('#121829', HEADER, 'MAZE', 'Arrows: walk to the green exit',
+                  K.bannerOn(game) ? 'Maze complete! Here is the next one.' : null);
     drawBox('MOVES LEFT', MOVE_BUDGET - game.moves, W - 24 - 2 * 120 - 10, 120);
     drawBox('SCORE', game.mazes, W - 24 - 120, 120);
   }
@@ -251,17 +160,9 @@
   function drawGameOver() {
     ctx.fillStyle = 'rgba(10, 14, 30, 0.55)';
     ctx.fillRect(GX, GY, COLS * CELL, ROWS * CELL);
-    var pw = 360, ph = 170, px = (W - pw) / 2, py = GY + (ROWS * CELL - ph) / 2;
-    ctx.fillStyle = '#ffffff';
-    roundRect(px, py, pw, ph, 16);
-    ctx.textAlign = 'center';
-    ctx.textBaseline = 'middle';
-    ctx.fillStyle = '#1b2238';
-    ctx.font = 'bold 40px ' + FONT;
-    ctx.fillText('Out of moves', W / 2, py + 56);
-    ctx.fillStyle = '#333333';
-    ctx.font = 'bold 24px ' + FONT;
-    ctx.fillText('Mazes completed: ' + game.mazes, W / 2, py + 116);
+    view.card({ w: 360, h: 170, y: GY + (ROWS * CELL - 170) / 2,
+                title: ['Out of moves', '#1b2238', 40, 56],
+                score: ['Mazes completed: ' + game.mazes, 24, 116] });
   }
 
   function render() {
@@ -273,17 +174,12 @@
   }
 
   newMaze();
-  window.addEventListener('resize', fit);
-  fit();
+  view.start();
 
   // ---- API for the env --------------------------------------------------
-  window.hybridgym = {
-    ready: true,
-    name: 'maze',
-    seed: SEED,
+  window.hybridgym = K.api('maze', SEED, {
     score: function () { return game.mazes; },
     level: function () { return game.mazes + 1; },
-    lives: function () { return 1; },
     gameOver: function () { return game.over; },
     state: function () {
       var rect = canvas.getBoundingClientRect(), sx = rect.width / W, sy = rect.height / H;
@@ -306,5 +202,5 @@
         seed: SEED
       };
     }
-  };
+  });
 })();

@@ -24,29 +24,13 @@
   var CARD = 110, GAP = 14, PITCH = CARD + GAP;
   var BW = COLS * PITCH - GAP, BX = (W - BW) / 2, BY = 90;   // cards: 159..641, 90..572
   var MISS_MS = 1000, FLIP_MS = 120, FRAME_MS = 16;
-  var FONT = '"DejaVu Sans", "Liberation Sans", Arial, sans-serif';
+  var K = window.hgKit, FONT = K.FONT;
   var SYMBOLS = ['circle', 'square', 'triangle', 'star', 'heart', 'diamond', 'moon', 'cross'];
   var COLOURS = ['#e5483b', '#2f86e8', '#2fb55a', '#f2b400', '#e0409a', '#8a4fe0', '#1fb3b3', '#f07a1a'];
 
-  var params = new URLSearchParams(location.search);
-  var SEED = parseSeed(params.get('seed'));
+  var SEED = K.parseSeed(K.params().get('seed'));
 
-  function parseSeed(text) {
-    var n = parseInt(text == null ? '0' : text, 10);
-    if (!isFinite(n)) n = 0;
-    return n >>> 0;
-  }
-  // mulberry32: a small seeded PRNG returning floats in [0, 1).
-  function mulberry32(a) {
-    return function () {
-      a = (a + 0x6D2B79F5) | 0;
-      var t = Math.imul(a ^ (a >>> 15), 1 | a);
-      t = (t + Math.imul(t ^ (t >>> 7), 61 | t)) ^ t;
-      return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-    };
-  }
-
-  var rng = mulberry32(SEED);
+  var rng = K.mulberry32(SEED);
   // faces[i]: the symbol of card i (row-major); shuffled by Fisher-Yates
   var faces = [];
   for (var p = 0; p < PAIRS; p++) faces.push(p, p);
@@ -121,12 +105,11 @@
   }
 
   // ---- input ------------------------------------------------------------
-  var canvas = document.getElementById('game');
-  var ctx = canvas.getContext('2d');
+  var view = K.view(render);
+  var ctx = view.ctx, roundRect = view.roundRect;
 
   function cardAt(e) {
-    var rect = canvas.getBoundingClientRect();
-    var x = (e.clientX - rect.left) * W / rect.width - BX, y = (e.clientY - rect.top) * H / rect.height - BY;
+    var p = view.toLogical(e), x = p.x - BX, y = p.y - BY;
     var c = Math.floor(x / PITCH), r = Math.floor(y / PITCH);
     if (c < 0 || r < 0 || c >= COLS || r >= ROWS) return -1;
     if (x - c * PITCH > CARD || y - r * PITCH > CARD) return -1;   // in a gap
@@ -139,30 +122,9 @@
     var i = cardAt(e);
     if (i >= 0) clickCard(i);
   }, { passive: false });
-  window.addEventListener('touchmove', function (e) { e.preventDefault(); }, { passive: false });
-  window.addEventListener('contextmenu', function (e) { e.preventDefault(); });
+  K.blockDefaults();
 
   // ---- drawing ----------------------------------------------------------
-  function fit() {
-    var vw = window.innerWidth || W, vh = window.innerHeight || H;
-    var scale = Math.min(vw / W, vh / H);
-    var cw = Math.round(W * scale), ch = Math.round(H * scale);
-    var dpr = window.devicePixelRatio || 1;
-    canvas.style.width = cw + 'px';
-    canvas.style.height = ch + 'px';
-    canvas.style.left = Math.floor((vw - cw) / 2) + 'px';
-    canvas.style.top = Math.floor((vh - ch) / 2) + 'px';
-    canvas.width = Math.round(cw * dpr);
-    canvas.height = Math.round(ch * dpr);
-    ctx.setTransform(canvas.width / W, 0, 0, canvas.height / H, 0, 0);
-    render();
-  }
-
-  function roundRect(x, y, w, h, r) {
-    ctx.beginPath();
-    ctx.roundRect(x, y, w, h, r);
-    ctx.fill();
-  }
 
   function symbolPath(s, cx, cy, r) {
     var k, a;
@@ -248,18 +210,7 @@
     ctx.restore();
   }
 
-  function drawBox(label, value, x, w) {
-    ctx.fillStyle = '#2d5673';
-    roundRect(x, 14, w, 58, 8);
-    ctx.textAlign = 'center';
-    ctx.textBaseline = 'middle';
-    ctx.fillStyle = '#a9cbe3';
-    ctx.font = 'bold 12px ' + FONT;
-    ctx.fillText(label, x + w / 2, 29);
-    ctx.fillStyle = '#ffffff';
-    ctx.font = 'bold 24px ' + FONT;
-    ctx.fillText(String(value), x + w / 2, 53);
-  }
+  var drawBox = K.boxDrawer(view, { bg: '#2d5673', fg: '#a9cbe3', y: 14, h: 58, labelY: 29, valueY: 53 });
 
   function drawHeader() {
     ctx.textBaseline = 'middle';
@@ -277,20 +228,10 @@
   function drawGameOver() {
     ctx.fillStyle = 'rgba(15, 35, 50, 0.6)';
     ctx.fillRect(0, 0, W, H);
-    var pw = 380, ph = 200, px = (W - pw) / 2, py = BY + (ROWS * PITCH - ph) / 2;
-    ctx.fillStyle = '#ffffff';
-    roundRect(px, py, pw, ph, 16);
-    ctx.textAlign = 'center';
-    ctx.textBaseline = 'middle';
-    ctx.fillStyle = '#1f3b4d';
-    ctx.font = 'bold 40px ' + FONT;
-    ctx.fillText('All pairs found!', W / 2, py + 60);
-    ctx.fillStyle = '#333333';
-    ctx.font = 'bold 26px ' + FONT;
-    ctx.fillText('Score: ' + game.pairs, W / 2, py + 114);
-    ctx.fillStyle = '#777777';
-    ctx.font = '16px ' + FONT;
-    ctx.fillText('in ' + game.turns + ' turns', W / 2, py + 158);
+    view.card({ w: 380, h: 200, y: BY + (ROWS * PITCH - 200) / 2,
+                title: ['All pairs found!', '#1f3b4d', 40, 60],
+                score: ['Score: ' + game.pairs, 26, 114],
+                note: ['in ' + game.turns + ' turns', 158] });
   }
 
   function render() {
@@ -302,17 +243,11 @@
     if (game.over && animTimer === null) drawGameOver();
   }
 
-  window.addEventListener('resize', fit);
-  fit();
+  view.start();
 
   // ---- API for the env --------------------------------------------------
-  window.hybridgym = {
-    ready: true,
-    name: 'memory',
-    seed: SEED,
+  window.hybridgym = K.api('memory', SEED, {
     score: function () { return game.pairs; },
-    level: function () { return 1; },
-    lives: function () { return 1; },
     gameOver: function () { return game.over; },
     state: function () {
       return {
@@ -342,5 +277,5 @@
         seed: SEED
       };
     }
-  };
+  });
 })();

@@ -22,29 +22,13 @@
   var W = 800, H = 600;
   var CELL = 96, TILE = 88, BX = (W - N * CELL) / 2, BY = 104;   // board: 160..640, 104..584
   var ANIM_MS = 90, FRAME_MS = 16;
-  var FONT = '"DejaVu Sans", "Liberation Sans", Arial, sans-serif';
+  var K = window.hgKit, FONT = K.FONT;
   var TILE_BG = ['#cdc1b4', '#7ec8e3', '#6fbf73', '#f2b179', '#f59563', '#f67c5f', '#f65e3b',
                  '#edcf72', '#edcc61', '#c98ee8', '#a66bd6', '#7d4fc4', '#5a3aa8'];
 
-  var params = new URLSearchParams(location.search);
-  var SEED = parseSeed(params.get('seed'));
+  var SEED = K.parseSeed(K.params().get('seed'));
 
-  function parseSeed(text) {
-    var n = parseInt(text == null ? '0' : text, 10);
-    if (!isFinite(n)) n = 0;
-    return n >>> 0;
-  }
-  // mulberry32: a small seeded PRNG returning floats in [0, 1).
-  function mulberry32(a) {
-    return function () {
-      a = (a + 0x6D2B79F5) | 0;
-      var t = Math.imul(a ^ (a >>> 15), 1 | a);
-      t = (t + Math.imul(t ^ (t >>> 7), 61 | t)) ^ t;
-      return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-    };
-  }
-
-  var rng = mulberry32(SEED);
+  var rng = K.mulberry32(SEED);
   // The board holds exponents: 1 = 2, 2 = 4, 3 = 8, ...
   var game = { board: [], score: 0, merges: 0, best: 0, over: false, selected: null };
   var anim = null;       // {start, merged: [r, c], fall: {r*N+c: rows fallen}}
@@ -112,12 +96,11 @@
   }
 
   // ---- input ------------------------------------------------------------
-  var canvas = document.getElementById('game');
-  var ctx = canvas.getContext('2d');
+  var view = K.view(render);
+  var ctx = view.ctx, roundRect = view.roundRect;
 
   function cellAt(e) {
-    var rect = canvas.getBoundingClientRect();
-    var x = (e.clientX - rect.left) * W / rect.width, y = (e.clientY - rect.top) * H / rect.height;
+    var p = view.toLogical(e), x = p.x, y = p.y;
     var c = Math.floor((x - BX) / CELL), r = Math.floor((y - BY) / CELL);
     if (r < 0 || c < 0 || r >= N || c >= N) return null;
     return [r, c];
@@ -155,30 +138,9 @@
   window.addEventListener('keydown', function (e) {
     if (e.key === 'Escape') { game.selected = null; render(); }
   });
-  window.addEventListener('touchmove', function (e) { e.preventDefault(); }, { passive: false });
-  window.addEventListener('contextmenu', function (e) { e.preventDefault(); });
+  K.blockDefaults();
 
   // ---- drawing ----------------------------------------------------------
-  function fit() {
-    var vw = window.innerWidth || W, vh = window.innerHeight || H;
-    var scale = Math.min(vw / W, vh / H);
-    var cw = Math.round(W * scale), ch = Math.round(H * scale);
-    var dpr = window.devicePixelRatio || 1;
-    canvas.style.width = cw + 'px';
-    canvas.style.height = ch + 'px';
-    canvas.style.left = Math.floor((vw - cw) / 2) + 'px';
-    canvas.style.top = Math.floor((vh - ch) / 2) + 'px';
-    canvas.width = Math.round(cw * dpr);
-    canvas.height = Math.round(ch * dpr);
-    ctx.setTransform(canvas.width / W, 0, 0, canvas.height / H, 0, 0);
-    render();
-  }
-
-  function roundRect(x, y, w, h, r) {
-    ctx.beginPath();
-    ctx.roundRect(x, y, w, h, r);
-    ctx.fill();
-  }
 
   function drawTile(e, x, y, scale) {
     var s = TILE * scale, ox = x + (TILE - s) / 2, oy = y + (TILE - s) / 2;
@@ -193,18 +155,7 @@
     ctx.fillText(text, x + TILE / 2, y + TILE / 2 + 2 * scale);
   }
 
-  function drawBox(label, value, x, w) {
-    ctx.fillStyle = '#bbada0';
-    roundRect(x, 22, w, 60, 8);
-    ctx.textAlign = 'center';
-    ctx.textBaseline = 'middle';
-    ctx.fillStyle = '#f4efe6';
-    ctx.font = 'bold 12px ' + FONT;
-    ctx.fillText(label, x + w / 2, 37);
-    ctx.fillStyle = '#ffffff';
-    ctx.font = 'bold 24px ' + FONT;
-    ctx.fillText(String(value), x + w / 2, 62);
-  }
+  var drawBox = K.boxDrawer(view, { bg: '#bbada0', fg: '#f4efe6', y: 22, h: 60, labelY: 37, valueY: 62 });
 
   function drawHeader() {
     ctx.textBaseline = 'middle';
@@ -298,17 +249,11 @@
     return n;
   }
 
-  window.addEventListener('resize', fit);
-  fit();
+  view.start();
 
   // ---- API for the env --------------------------------------------------
-  window.hybridgym = {
-    ready: true,
-    name: 'merge',
-    seed: SEED,
+  window.hybridgym = K.api('merge', SEED, {
     score: function () { return game.score; },
-    level: function () { return 1; },
-    lives: function () { return 1; },
     gameOver: function () { return game.over; },
     state: function () {
       return {
@@ -325,5 +270,5 @@
         seed: SEED
       };
     }
-  };
+  });
 })();

@@ -23,28 +23,12 @@
   var W = 800, H = 600, HEADER = 72;
   var GX = (W - COLS * CELL) / 2, GY = 86;                 // field: 175..625 x 86..536
   var BTN = { x: W / 2 - 100, y: 548, w: 200, h: 40 };     // flag mode toggle
-  var FONT = '"DejaVu Sans", "Liberation Sans", Arial, sans-serif';
+  var K = window.hgKit, FONT = K.FONT;
   var NUM_COLORS = ['', '#1e63d6', '#2e8b2e', '#d32f2f', '#283593', '#8d1c1c', '#00838f', '#222222', '#757575'];
 
-  var params = new URLSearchParams(location.search);
-  var SEED = parseSeed(params.get('seed'));
+  var SEED = K.parseSeed(K.params().get('seed'));
 
-  function parseSeed(text) {
-    var n = parseInt(text == null ? '0' : text, 10);
-    if (!isFinite(n)) n = 0;
-    return n >>> 0;
-  }
-  // mulberry32: a small seeded PRNG returning floats in [0, 1).
-  function mulberry32(a) {
-    return function () {
-      a = (a + 0x6D2B79F5) | 0;
-      var t = Math.imul(a ^ (a >>> 15), 1 | a);
-      t = (t + Math.imul(t ^ (t >>> 7), 61 | t)) ^ t;
-      return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-    };
-  }
-
-  var rng = mulberry32(SEED);
+  var rng = K.mulberry32(SEED);
   // The seeded order in which cells are tried for mines (Fisher-Yates).
   var order = [];
   for (var i = 0; i < COLS * ROWS; i++) order.push(i);
@@ -154,13 +138,10 @@
   }
 
   // ---- input ------------------------------------------------------------
-  var canvas = document.getElementById('game');
-  var ctx = canvas.getContext('2d');
+  var view = K.view(render);
+  var canvas = view.canvas, ctx = view.ctx, roundRect = view.roundRect;
 
-  function toLogical(e) {
-    var rect = canvas.getBoundingClientRect();
-    return { x: (e.clientX - rect.left) * W / rect.width, y: (e.clientY - rect.top) * H / rect.height };
-  }
+  function toLogical(e) { return view.toLogical(e); }
 
   window.addEventListener('pointerdown', function (e) {
     var button = e.pointerType === 'mouse' ? e.button : 0;
@@ -176,55 +157,15 @@
     clickCell(r * COLS + c, button === 2 || game.flagMode);
     render();
   }, { passive: false });
-  window.addEventListener('touchmove', function (e) { e.preventDefault(); }, { passive: false });
-  window.addEventListener('contextmenu', function (e) { e.preventDefault(); });
+  K.blockDefaults();
 
   // ---- drawing ----------------------------------------------------------
-  function fit() {
-    var vw = window.innerWidth || W, vh = window.innerHeight || H;
-    var scale = Math.min(vw / W, vh / H);
-    var cw = Math.round(W * scale), ch = Math.round(H * scale);
-    var dpr = window.devicePixelRatio || 1;
-    canvas.style.width = cw + 'px';
-    canvas.style.height = ch + 'px';
-    canvas.style.left = Math.floor((vw - cw) / 2) + 'px';
-    canvas.style.top = Math.floor((vh - ch) / 2) + 'px';
-    canvas.width = Math.round(cw * dpr);
-    canvas.height = Math.round(ch * dpr);
-    ctx.setTransform(canvas.width / W, 0, 0, canvas.height / H, 0, 0);
-    render();
-  }
 
-  function roundRect(x, y, w, h, r) {
-    ctx.beginPath();
-    ctx.roundRect(x, y, w, h, r);
-    ctx.fill();
-  }
-
-  function drawBox(label, value, x, w) {
-    ctx.fillStyle = '#4f6475';
-    roundRect(x, 12, w, 50, 8);
-    ctx.textAlign = 'center';
-    ctx.textBaseline = 'middle';
-    ctx.fillStyle = '#c9d6e2';
-    ctx.font = 'bold 12px ' + FONT;
-    ctx.fillText(label, x + w / 2, 25);
-    ctx.fillStyle = '#ffffff';
-    ctx.font = 'bold 24px ' + FONT;
-    ctx.fillText(String(value), x + w / 2, 48);
-  }
+  var drawBox = K.boxDrawer(view, { bg: '#4f6475', fg: '#c9d6e2', y: 12, h: 50, labelY: 25, valueY: 48 });
 
   function drawHeader() {
-    ctx.fillStyle = '#34495e';
-    ctx.fillRect(0, 0, W, HEADER);
-    ctx.textAlign = 'left';
-    ctx.textBaseline = 'middle';
-    ctx.fillStyle = '#ffffff';
-    ctx.font = 'bold 28px ' + FONT;
-    ctx.fillText('MINESWEEPER', 24, 28);
-    ctx.font = '14px ' + FONT;
-    ctx.fillStyle = 'rgba(255,255,255,0.8)';
-    ctx.fillText('Click: reveal  \u00b7  Right click: flag', 24, 54);
+    view.titleBar('#34495e', HEADER, 'MINESWEEPER', 'Click: reveal  \u00b7  Right click: flag', null,
+                  'rgba(255,255,255,0.8)');
     drawBox('MINES LEFT', MINES - game.flags, W - 24 - 110 - 12 - 110, 110);
     drawBox('SCORE', game.revealedCount, W - 24 - 110, 110);
   }
@@ -346,8 +287,7 @@
     if (game.over) drawGameOver();
   }
 
-  window.addEventListener('resize', fit);
-  fit();
+  view.start();
 
   // ---- API for the env --------------------------------------------------
   function visibleBoard() {
@@ -371,13 +311,8 @@
     return { x: rect.left + x * sx, y: rect.top + y * sy, w: w * sx, h: h * sy };
   }
 
-  window.hybridgym = {
-    ready: true,
-    name: 'minesweeper',
-    seed: SEED,
+  window.hybridgym = K.api('minesweeper', SEED, {
     score: function () { return game.revealedCount; },
-    level: function () { return 1; },
-    lives: function () { return 1; },
     gameOver: function () { return game.over; },
     state: function () {
       var g = pageBox(GX, GY, CELL, CELL), b = pageBox(BTN.x, BTN.y, BTN.w, BTN.h);
@@ -401,5 +336,5 @@
         seed: SEED
       };
     }
-  };
+  });
 })();

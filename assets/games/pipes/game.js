@@ -24,31 +24,15 @@
   var UP = 1, RIGHT = 2, DOWN = 4, LEFT = 8;
   var SIDES = [[UP, 0, -1], [RIGHT, 1, 0], [DOWN, 0, 1], [LEFT, -1, 0]];
   var BANNER_MS = 1500;
-  var FONT = '"DejaVu Sans", "Liberation Sans", Arial, sans-serif';
+  var K = window.hgKit, FONT = K.FONT;
 
-  var params = new URLSearchParams(location.search);
-  var SEED = parseSeed(params.get('seed'));
-
-  function parseSeed(text) {
-    var n = parseInt(text == null ? '0' : text, 10);
-    if (!isFinite(n)) n = 0;
-    return n >>> 0;
-  }
-  // mulberry32: a small seeded PRNG returning floats in [0, 1).
-  function mulberry32(a) {
-    return function () {
-      a = (a + 0x6D2B79F5) | 0;
-      var t = Math.imul(a ^ (a >>> 15), 1 | a);
-      t = (t + Math.imul(t ^ (t >>> 7), 61 | t)) ^ t;
-      return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-    };
-  }
+  var SEED = K.parseSeed(K.params().get('seed'));
 
   function rotCW(m) { return ((m << 1) | (m >> 3)) & 15; }
   function rotCCW(m) { return ((m >> 1) | (m << 3)) & 15; }
   function opposite(bit) { return rotCW(rotCW(bit)); }
 
-  var rng = mulberry32(SEED);
+  var rng = K.mulberry32(SEED);
   var game = {
     tiles: null,       // per cell (row-major): bitmask of pipe ends, 1 up, 2 right, 4 down, 8 left
     puzzle: 0,
@@ -108,7 +92,7 @@
     game.moves = 0;
   }
 
-  var bannerTimer = null;
+  var showBanner = K.banner(game, BANNER_MS, render);
   function rotate(idx, clockwise) {
     game.tiles[idx] = clockwise ? rotCW(game.tiles[idx]) : rotCCW(game.tiles[idx]);
     game.moves++;
@@ -116,20 +100,15 @@
     if (isSolved(game.tiles)) {
       game.solved++;
       newPuzzle();
-      game.bannerUntil = performance.now() + BANNER_MS;
-      if (bannerTimer !== null) clearTimeout(bannerTimer);
-      bannerTimer = setTimeout(function () { bannerTimer = null; game.bannerUntil = -1; render(); }, BANNER_MS);
+      showBanner();
     }
   }
 
   // ---- input ------------------------------------------------------------
-  var canvas = document.getElementById('game');
-  var ctx = canvas.getContext('2d');
+  var view = K.view(render);
+  var canvas = view.canvas, ctx = view.ctx, roundRect = view.roundRect;
 
-  function toLogical(e) {
-    var rect = canvas.getBoundingClientRect();
-    return { x: (e.clientX - rect.left) * W / rect.width, y: (e.clientY - rect.top) * H / rect.height };
-  }
+  function toLogical(e) { return view.toLogical(e); }
 
   window.addEventListener('pointerdown', function (e) {
     var button = e.pointerType === 'mouse' ? e.button : 0;
@@ -141,65 +120,15 @@
     rotate(r * COLS + c, button === 0);
     render();
   }, { passive: false });
-  window.addEventListener('touchmove', function (e) { e.preventDefault(); }, { passive: false });
-  window.addEventListener('contextmenu', function (e) { e.preventDefault(); });
+  K.blockDefaults();
 
   // ---- drawing ----------------------------------------------------------
-  function fit() {
-    var vw = window.innerWidth || W, vh = window.innerHeight || H;
-    var scale = Math.min(vw / W, vh / H);
-    var cw = Math.round(W * scale), ch = Math.round(H * scale);
-    var dpr = window.devicePixelRatio || 1;
-    canvas.style.width = cw + 'px';
-    canvas.style.height = ch + 'px';
-    canvas.style.left = Math.floor((vw - cw) / 2) + 'px';
-    canvas.style.top = Math.floor((vh - ch) / 2) + 'px';
-    canvas.width = Math.round(cw * dpr);
-    canvas.height = Math.round(ch * dpr);
-    ctx.setTransform(canvas.width / W, 0, 0, canvas.height / H, 0, 0);
-    render();
-  }
 
-  function roundRect(x, y, w, h, r) {
-    ctx.beginPath();
-    ctx.roundRect(x, y, w, h, r);
-    ctx.fill();
-  }
-
-  function drawBox(label, value, x, w) {
-    ctx.fillStyle = '#1f5662';
-    roundRect(x, 12, w, 50, 8);
-    ctx.textAlign = 'center';
-    ctx.textBaseline = 'middle';
-    ctx.fillStyle = '#9fd3dc';
-    ctx.font = 'bold 12px ' + FONT;
-    ctx.fillText(label, x + w / 2, 25);
-    ctx.fillStyle = '#ffffff';
-    ctx.font = 'bold 24px ' + FONT;
-    ctx.fillText(String(value), x + w / 2, 48);
-  }
+  var drawBox = K.boxDrawer(view, { bg: '#1f5662', fg: '#9fd3dc', y: 12, h: 50, labelY: 25, valueY: 48 });
 
   function drawHeader() {
-    ctx.fillStyle = '#0b2429';
-    ctx.fillRect(0, 0, W, HEADER);
-    ctx.textAlign = 'left';
-    ctx.textBaseline = 'middle';
-    ctx.fillStyle = '#ffffff';
-    ctx.font = 'bold 28px ' + FONT;
-    ctx.fillText('PIPES', 24, 28);
-    if (game.bannerUntil > 0 && performance.now() < game.bannerUntil) {
-      // for a while after a solve, a green note replaces the hint
-      ctx.font = 'bold 14px ' + FONT;
-      var note = 'Solved! Here is the next puzzle.';
-      ctx.fillStyle = '#43a047';
-      roundRect(14, 42, ctx.measureText(note).width + 20, 24, 12);
-      ctx.fillStyle = '#ffffff';
-      ctx.fillText(note, 24, 55);
-    } else {
-      ctx.font = '14px ' + FONT;
-      ctx.fillStyle = 'rgba(255,255,255,0.78)';
-      ctx.fillText('Click a tile to turn it. Connect every pipe end.', 24, 54);
-    }
+    view.titleBar('#0b2429', HEADER, 'PIPES', 'Click a tile to turn it. Connect every pipe end.',
+                  K.bannerOn(game) ? 'Solved! Here is the next puzzle.' : null);
     drawBox('PUZZLE', game.puzzle, W - 24 - 3 * 96 - 20, 96);
     drawBox('MOVES', game.moves, W - 24 - 2 * 96 - 10, 96);
     drawBox('SCORE', game.solved, W - 24 - 96, 96);
@@ -242,17 +171,12 @@
   }
 
   newPuzzle();
-  window.addEventListener('resize', fit);
-  fit();
+  view.start();
 
   // ---- API for the env --------------------------------------------------
-  window.hybridgym = {
-    ready: true,
-    name: 'pipes',
-    seed: SEED,
+  window.hybridgym = K.api('pipes', SEED, {
     score: function () { return game.solved; },
     level: function () { return game.puzzle; },
-    lives: function () { return 1; },
     gameOver: function () { return false; },
     state: function () {
       var rect = canvas.getBoundingClientRect(), sx = rect.width / W, sy = rect.height / H;
@@ -274,5 +198,5 @@
         seed: SEED
       };
     }
-  };
+  });
 })();

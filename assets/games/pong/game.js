@@ -38,29 +38,14 @@
   var BALL_SPEED = 0.6, BALL_GAIN = 1.07, BALL_MAX = 2.0;   // px per ms
   var MAX_ANGLE = Math.PI / 3;
   var WIN_SCORE = 5;
-  var FONT = '"DejaVu Sans", "Liberation Sans", Arial, sans-serif';
+  var K = window.hgKit, FONT = K.FONT;
 
-  var params = new URLSearchParams(location.search);
-  var SEED = parseSeed(params.get('seed'));
+  var params = K.params();
+  var SEED = K.parseSeed(params.get('seed'));
   var AI = (params.get('ai') || '').toLowerCase();
   var aiSide = { left: AI === 'left' || AI === 'both', right: AI === 'right' || AI === 'both' };
 
-  function parseSeed(text) {
-    var n = parseInt(text == null ? '0' : text, 10);
-    if (!isFinite(n)) n = 0;
-    return n >>> 0;
-  }
-  // mulberry32: a small seeded PRNG returning floats in [0, 1).
-  function mulberry32(a) {
-    return function () {
-      a = (a + 0x6D2B79F5) | 0;
-      var t = Math.imul(a ^ (a >>> 15), 1 | a);
-      t = (t + Math.imul(t ^ (t >>> 7), 61 | t)) ^ t;
-      return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-    };
-  }
-
-  var rng = mulberry32(SEED);
+  var rng = K.mulberry32(SEED);
 
   function paddle(x) {
     return { x: x, y: (TOP + BOTTOM - PH) / 2, dir: 0, moveUntil: -1, held: { up: false, down: false }, pointer: null };
@@ -208,13 +193,10 @@
     game.right.held = { up: false, down: false };
   });
 
-  var canvas = document.getElementById('game');
-  var ctx = canvas.getContext('2d');
+  var view = K.view(render);
+  var ctx = view.ctx, roundRect = view.roundRect;
   var pointers = {};   // pointerId -> side
-  function pointerY(e) {
-    var rect = canvas.getBoundingClientRect();
-    return { x: (e.clientX - rect.left) * W / rect.width, y: (e.clientY - rect.top) * H / rect.height };
-  }
+  function pointerY(e) { return view.toLogical(e); }
   window.addEventListener('pointerdown', function (e) {
     if (e.pointerType === 'mouse' && e.button !== 0) return;
     e.preventDefault();
@@ -238,30 +220,9 @@
   }
   window.addEventListener('pointerup', release);
   window.addEventListener('pointercancel', release);
-  window.addEventListener('touchmove', function (e) { e.preventDefault(); }, { passive: false });
-  window.addEventListener('contextmenu', function (e) { e.preventDefault(); });
+  K.blockDefaults();
 
   // ---- drawing ----------------------------------------------------------
-  function fit() {
-    var vw = window.innerWidth || W, vh = window.innerHeight || H;
-    var scale = Math.min(vw / W, vh / H);
-    var cw = Math.round(W * scale), ch = Math.round(H * scale);
-    var dpr = window.devicePixelRatio || 1;
-    canvas.style.width = cw + 'px';
-    canvas.style.height = ch + 'px';
-    canvas.style.left = Math.floor((vw - cw) / 2) + 'px';
-    canvas.style.top = Math.floor((vh - ch) / 2) + 'px';
-    canvas.width = Math.round(cw * dpr);
-    canvas.height = Math.round(ch * dpr);
-    ctx.setTransform(canvas.width / W, 0, 0, canvas.height / H, 0, 0);
-    render();
-  }
-
-  function roundRect(x, y, w, h, r) {
-    ctx.beginPath();
-    ctx.roundRect(x, y, w, h, r);
-    ctx.fill();
-  }
 
   function label(side) {
     if (aiSide[side]) return 'Computer';
@@ -363,8 +324,7 @@
     else drawGameOver();
   }
 
-  window.addEventListener('resize', fit);
-  fit();
+  view.start();
   schedule();
 
   // ---- API for the env --------------------------------------------------
@@ -377,14 +337,9 @@
       ai: aiSide[side]
     };
   }
-  window.hybridgym = {
-    ready: true,
-    name: 'pong',
-    seed: SEED,
+  window.hybridgym = K.api('pong', SEED, {
     score: function () { advance(); return game.scores[0] - game.scores[1]; },
     scores: function () { advance(); return game.scores.slice(); },
-    level: function () { return 1; },
-    lives: function () { return 1; },
     gameOver: function () { advance(); return game.over; },
     state: function () {
       advance();
@@ -409,5 +364,5 @@
         seed: SEED
       };
     }
-  };
+  });
 })();

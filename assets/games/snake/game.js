@@ -19,41 +19,16 @@
   var COLS = 20, ROWS = 15, CELL = 36;
   var W = 800, H = 600, HEADER = 60;
   var GX = (W - COLS * CELL) / 2, GY = HEADER;       // grid origin: 40, 60
-  var FONT = '"DejaVu Sans", "Liberation Sans", Arial, sans-serif';
+  var K = window.hgKit, FONT = K.FONT;
 
-  var params = new URLSearchParams(location.search);
-  var SEED = parseSeed(params.get('seed'));
-  var TICK_MS = parseIntIn(params.get('tick'), 150, 20, 5000);
+  var params = K.params();
+  var SEED = K.parseSeed(params.get('seed'));
+  var TICK_MS = K.parseIntIn(params.get('tick'), 150, 20, 5000);
 
   var DIRS = { up: [0, -1], down: [0, 1], left: [-1, 0], right: [1, 0] };
   var OPPOSITE = { up: 'down', down: 'up', left: 'right', right: 'left' };
-  var KEYS = {
-    ArrowUp: 'up', ArrowDown: 'down', ArrowLeft: 'left', ArrowRight: 'right',
-    w: 'up', s: 'down', a: 'left', d: 'right', W: 'up', S: 'down', A: 'left', D: 'right'
-  };
-  var CODES = { KeyW: 'up', KeyS: 'down', KeyA: 'left', KeyD: 'right' };
 
-  function parseSeed(text) {
-    var n = parseInt(text == null ? '0' : text, 10);
-    if (!isFinite(n)) n = 0;
-    return n >>> 0;
-  }
-  function parseIntIn(text, dflt, lo, hi) {
-    var n = parseInt(text == null ? '' : text, 10);
-    if (!isFinite(n)) return dflt;
-    return Math.min(hi, Math.max(lo, n));
-  }
-  // mulberry32: a small seeded PRNG returning floats in [0, 1).
-  function mulberry32(a) {
-    return function () {
-      a = (a + 0x6D2B79F5) | 0;
-      var t = Math.imul(a ^ (a >>> 15), 1 | a);
-      t = (t + Math.imul(t ^ (t >>> 7), 61 | t)) ^ t;
-      return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-    };
-  }
-
-  var rng = mulberry32(SEED);
+  var rng = K.mulberry32(SEED);
   var game = {
     snake: [[5, 7], [4, 7], [3, 7]],   // head first
     dir: 'right',
@@ -107,77 +82,19 @@
   }
 
   // ---- time -------------------------------------------------------------
-  var t0 = performance.now();
-  var nextTickAt = t0 + TICK_MS;
-  var timer = null;
-
-  function loop() {
-    timer = null;
-    var now = performance.now();
-    var n = 0;
-    while (!game.over && now >= nextTickAt && n < 100000) {
-      step();
-      nextTickAt += TICK_MS;
-      n++;
-    }
-    if (n) render();
-    schedule();
-  }
-  function schedule() {
-    if (game.over || timer !== null) return;
-    timer = setTimeout(loop, Math.max(0, nextTickAt - performance.now()));
-  }
+  var clock = K.ticker(TICK_MS, step, render, function () { return !game.over; });
+  var schedule = clock.schedule;
 
   // ---- input ------------------------------------------------------------
-  window.addEventListener('keydown', function (e) {
-    var dir = KEYS[e.key] || CODES[e.code];
-    if (!dir) return;
-    e.preventDefault();
-    turn(dir);
-  }, true);
-
-  var swipe = null;
-  window.addEventListener('pointerdown', function (e) {
-    if (e.pointerType === 'mouse' && e.button !== 0) return;
-    swipe = { id: e.pointerId, x: e.clientX, y: e.clientY };
-    e.preventDefault();
-  }, { passive: false });
-  window.addEventListener('pointerup', function (e) {
-    if (!swipe || e.pointerId !== swipe.id) return;
-    var dx = e.clientX - swipe.x, dy = e.clientY - swipe.y;
-    swipe = null;
-    if (Math.max(Math.abs(dx), Math.abs(dy)) < 24) return;
-    if (Math.abs(dx) > Math.abs(dy)) turn(dx > 0 ? 'right' : 'left');
-    else turn(dy > 0 ? 'down' : 'up');
+  var view = K.view(render);
+  K.onDirKey(turn);
+  view.onSwipe(function (dx, dy) {
+    if (Math.max(Math.abs(dx), Math.abs(dy)) >= 24) turn(K.dirOf(dx, dy));
   });
-  window.addEventListener('pointercancel', function () { swipe = null; });
-  window.addEventListener('touchmove', function (e) { e.preventDefault(); }, { passive: false });
-  window.addEventListener('contextmenu', function (e) { e.preventDefault(); });
+  K.blockDefaults();
 
   // ---- drawing ----------------------------------------------------------
-  var canvas = document.getElementById('game');
-  var ctx = canvas.getContext('2d');
-
-  function fit() {
-    var vw = window.innerWidth || W, vh = window.innerHeight || H;
-    var scale = Math.min(vw / W, vh / H);
-    var cw = Math.round(W * scale), ch = Math.round(H * scale);
-    var dpr = window.devicePixelRatio || 1;
-    canvas.style.width = cw + 'px';
-    canvas.style.height = ch + 'px';
-    canvas.style.left = Math.floor((vw - cw) / 2) + 'px';
-    canvas.style.top = Math.floor((vh - ch) / 2) + 'px';
-    canvas.width = Math.round(cw * dpr);
-    canvas.height = Math.round(ch * dpr);
-    ctx.setTransform(canvas.width / W, 0, 0, canvas.height / H, 0, 0);
-    render();
-  }
-
-  function roundRect(x, y, w, h, r) {
-    ctx.beginPath();
-    ctx.roundRect(x, y, w, h, r);
-    ctx.fill();
-  }
+  var ctx = view.ctx, roundRect = view.roundRect;
 
   function drawHeader() {
     ctx.fillStyle = '#4a752c';
@@ -261,21 +178,11 @@
   function drawGameOver() {
     ctx.fillStyle = 'rgba(20, 30, 15, 0.55)';
     ctx.fillRect(GX, GY, COLS * CELL, ROWS * CELL);
-    var pw = 360, ph = 200, px = (W - pw) / 2, py = GY + (ROWS * CELL - ph) / 2;
-    ctx.fillStyle = '#ffffff';
-    roundRect(px, py, pw, ph, 16);
-    ctx.textAlign = 'center';
-    ctx.textBaseline = 'middle';
-    ctx.fillStyle = '#2f4a1f';
-    ctx.font = 'bold 42px ' + FONT;
-    ctx.fillText(game.won ? 'You win!' : 'Game over', W / 2, py + 58);
-    ctx.fillStyle = '#333333';
-    ctx.font = 'bold 28px ' + FONT;
-    ctx.fillText('Score: ' + game.score, W / 2, py + 112);
-    ctx.fillStyle = '#777777';
-    ctx.font = '16px ' + FONT;
     var why = { wall: 'The snake hit the wall', self: 'The snake ran into itself', full: 'The board is full' }[game.cause] || '';
-    ctx.fillText(why, W / 2, py + 158);
+    view.card({ w: 360, h: 200, y: GY + (ROWS * CELL - 200) / 2,
+                title: [game.won ? 'You win!' : 'Game over', '#2f4a1f', 42, 58],
+                score: ['Score: ' + game.score, 28, 112],
+                note: [why, 158] });
   }
 
   function render() {
@@ -288,19 +195,13 @@
     if (game.over) drawGameOver();
   }
 
-  window.addEventListener('resize', fit);
-  fit();
+  view.start();
   schedule();
 
   // ---- API for the env --------------------------------------------------
-  window.hybridgym = {
-    ready: true,
-    name: 'snake',
-    seed: SEED,
+  window.hybridgym = K.api('snake', SEED, {
     tickMs: TICK_MS,
     score: function () { return game.score; },
-    level: function () { return 1; },
-    lives: function () { return 1; },
     gameOver: function () { return game.over; },
     state: function () {
       return {
@@ -319,5 +220,5 @@
         seed: SEED
       };
     }
-  };
+  });
 })();

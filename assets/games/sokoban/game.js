@@ -24,7 +24,7 @@
   var BTN_UNDO = { x: 400 - 170, y: 550, w: 160, h: 40 };
   var BTN_RESTART = { x: 400 + 10, y: 550, w: 160, h: 40 };
   var BANNER_MS = 1500;
-  var FONT = '"DejaVu Sans", "Liberation Sans", Arial, sans-serif';
+  var K = window.hgKit, FONT = K.FONT;
 
   // '#' wall, ' ' floor, '.' goal, '$' crate, '*' crate on goal, '@' keeper, '+' keeper on goal
   var LEVELS = [
@@ -86,20 +86,8 @@
   var N_LEVELS = LEVELS.length;
 
   var DIRS = { up: [0, -1], down: [0, 1], left: [-1, 0], right: [1, 0] };
-  var KEYS = {
-    ArrowUp: 'up', ArrowDown: 'down', ArrowLeft: 'left', ArrowRight: 'right',
-    w: 'up', s: 'down', a: 'left', d: 'right', W: 'up', S: 'down', A: 'left', D: 'right'
-  };
-  var CODES = { KeyW: 'up', KeyS: 'down', KeyA: 'left', KeyD: 'right' };
 
-  var params = new URLSearchParams(location.search);
-  var SEED = parseSeed(params.get('seed'));
-
-  function parseSeed(text) {
-    var n = parseInt(text == null ? '0' : text, 10);
-    if (!isFinite(n)) n = 0;
-    return n >>> 0;
-  }
+  var SEED = K.parseSeed(K.params().get('seed'));
 
   var START = SEED % N_LEVELS;
   var game = {
@@ -190,7 +178,7 @@
     loadLevel(game.index);
   }
 
-  var bannerTimer = null;
+  var showBanner = K.banner(game, BANNER_MS, render);
   function levelSolved() {
     game.solved++;
     if (game.solved >= N_LEVELS) {
@@ -200,14 +188,12 @@
     }
     game.index = (game.index + 1) % N_LEVELS;
     loadLevel(game.index);
-    game.bannerUntil = performance.now() + BANNER_MS;
-    if (bannerTimer !== null) clearTimeout(bannerTimer);
-    bannerTimer = setTimeout(function () { bannerTimer = null; game.bannerUntil = -1; render(); }, BANNER_MS);
+    showBanner();
   }
 
   // ---- input ------------------------------------------------------------
   window.addEventListener('keydown', function (e) {
-    var dir = KEYS[e.key] || CODES[e.code];
+    var dir = K.dirKey(e);
     if (dir) {
       e.preventDefault();
       move(dir);
@@ -225,27 +211,14 @@
     }
   }, true);
 
-  var canvas = document.getElementById('game');
-  var ctx = canvas.getContext('2d');
+  var view = K.view(render);
+  var canvas = view.canvas, ctx = view.ctx, roundRect = view.roundRect;
 
-  function toLogical(e) {
-    var rect = canvas.getBoundingClientRect();
-    return { x: (e.clientX - rect.left) * W / rect.width, y: (e.clientY - rect.top) * H / rect.height };
-  }
   function inBox(p, b) { return p.x >= b.x && p.x < b.x + b.w && p.y >= b.y && p.y < b.y + b.h; }
 
-  var swipe = null;
-  window.addEventListener('pointerdown', function (e) {
-    if (e.pointerType === 'mouse' && e.button !== 0) return;
-    swipe = { id: e.pointerId, x: e.clientX, y: e.clientY, p: toLogical(e) };
-    e.preventDefault();
-  }, { passive: false });
-  window.addEventListener('pointerup', function (e) {
-    if (!swipe || e.pointerId !== swipe.id) return;
-    var dx = e.clientX - swipe.x, dy = e.clientY - swipe.y, p = swipe.p;
-    swipe = null;
+  view.onSwipe(function (dx, dy, p) {
     if (Math.max(Math.abs(dx), Math.abs(dy)) >= 24) {
-      move(Math.abs(dx) > Math.abs(dy) ? (dx > 0 ? 'right' : 'left') : (dy > 0 ? 'down' : 'up'));
+      move(K.dirOf(dx, dy));
     } else if (inBox(p, BTN_UNDO)) {
       undo();
     } else if (inBox(p, BTN_RESTART)) {
@@ -256,29 +229,13 @@
       var px = g.x0 + (lv.player[0] + 0.5) * g.cell, py = g.y0 + (lv.player[1] + 0.5) * g.cell;
       var tx = p.x - px, ty = p.y - py;
       if (Math.max(Math.abs(tx), Math.abs(ty)) < g.cell / 2) return;
-      move(Math.abs(tx) > Math.abs(ty) ? (tx > 0 ? 'right' : 'left') : (ty > 0 ? 'down' : 'up'));
+      move(K.dirOf(tx, ty));
     }
     render();
   });
-  window.addEventListener('pointercancel', function () { swipe = null; });
-  window.addEventListener('touchmove', function (e) { e.preventDefault(); }, { passive: false });
-  window.addEventListener('contextmenu', function (e) { e.preventDefault(); });
+  K.blockDefaults();
 
   // ---- drawing ----------------------------------------------------------
-  function fit() {
-    var vw = window.innerWidth || W, vh = window.innerHeight || H;
-    var scale = Math.min(vw / W, vh / H);
-    var cw = Math.round(W * scale), ch = Math.round(H * scale);
-    var dpr = window.devicePixelRatio || 1;
-    canvas.style.width = cw + 'px';
-    canvas.style.height = ch + 'px';
-    canvas.style.left = Math.floor((vw - cw) / 2) + 'px';
-    canvas.style.top = Math.floor((vh - ch) / 2) + 'px';
-    canvas.width = Math.round(cw * dpr);
-    canvas.height = Math.round(ch * dpr);
-    ctx.setTransform(canvas.width / W, 0, 0, canvas.height / H, 0, 0);
-    render();
-  }
 
   function geometry() {
     var cell = Math.min(60, Math.floor(Math.min(AREA.w / lv.width, AREA.h / lv.height)));
@@ -289,46 +246,11 @@
     };
   }
 
-  function roundRect(x, y, w, h, r) {
-    ctx.beginPath();
-    ctx.roundRect(x, y, w, h, r);
-    ctx.fill();
-  }
-
-  function drawBox(label, value, x, w) {
-    ctx.fillStyle = '#5a463b';
-    roundRect(x, 12, w, 50, 8);
-    ctx.textAlign = 'center';
-    ctx.textBaseline = 'middle';
-    ctx.fillStyle = '#e0cfb8';
-    ctx.font = 'bold 12px ' + FONT;
-    ctx.fillText(label, x + w / 2, 25);
-    ctx.fillStyle = '#ffffff';
-    ctx.font = 'bold 24px ' + FONT;
-    ctx.fillText(String(value), x + w / 2, 48);
-  }
+  var drawBox = K.boxDrawer(view, { bg: '#5a463b', fg: '#e0cfb8', y: 12, h: 50, labelY: 25, valueY: 48 });
 
   function drawHeader() {
-    ctx.fillStyle = '#2a201c';
-    ctx.fillRect(0, 0, W, HEADER);
-    ctx.textAlign = 'left';
-    ctx.textBaseline = 'middle';
-    ctx.fillStyle = '#ffffff';
-    ctx.font = 'bold 28px ' + FONT;
-    ctx.fillText('SOKOBAN', 24, 28);
-    if (game.bannerUntil > 0 && performance.now() < game.bannerUntil) {
-      // for a while after a solve, a green note replaces the hint
-      ctx.font = 'bold 14px ' + FONT;
-      var note = 'Level solved! Next level.';
-      ctx.fillStyle = '#43a047';
-      roundRect(14, 42, ctx.measureText(note).width + 20, 24, 12);
-      ctx.fillStyle = '#ffffff';
-      ctx.fillText(note, 24, 55);
-    } else {
-      ctx.font = '14px ' + FONT;
-      ctx.fillStyle = 'rgba(255,255,255,0.78)';
-      ctx.fillText('Arrows: move \u00b7 Z: undo \u00b7 R: restart', 24, 54);
-    }
+    view.titleBar('#2a201c', HEADER, 'SOKOBAN', 'Arrows: move \u00b7 Z: undo \u00b7 R: restart',
+                  K.bannerOn(game) ? 'Level solved! Next level.' : null);
     drawBox('LEVEL', (game.index + 1) + '/' + N_LEVELS, W - 24 - 3 * 96 - 2 * 10, 96);
     drawBox('MOVES', lv.moves, W - 24 - 2 * 96 - 10, 96);
     drawBox('SCORE', game.solved, W - 24 - 96, 96);
@@ -414,17 +336,9 @@
   function drawGameOver() {
     ctx.fillStyle = 'rgba(20, 14, 10, 0.6)';
     ctx.fillRect(0, HEADER, W, H - HEADER);
-    var pw = 400, ph = 170, px = (W - pw) / 2, py = 220;
-    ctx.fillStyle = '#fff8ee';
-    roundRect(px, py, pw, ph, 16);
-    ctx.textAlign = 'center';
-    ctx.textBaseline = 'middle';
-    ctx.fillStyle = '#558b2f';
-    ctx.font = 'bold 40px ' + FONT;
-    ctx.fillText('All levels solved!', W / 2, py + 60);
-    ctx.fillStyle = '#333333';
-    ctx.font = 'bold 24px ' + FONT;
-    ctx.fillText('Score: ' + game.solved + '  \u00b7  ' + game.totalMoves + ' moves', W / 2, py + 118);
+    view.card({ w: 400, h: 170, y: 220, bg: '#fff8ee',
+                title: ['All levels solved!', '#558b2f', 40, 60],
+                score: ['Score: ' + game.solved + '  \u00b7  ' + game.totalMoves + ' moves', 24, 118] });
   }
 
   function render() {
@@ -438,8 +352,7 @@
   }
 
   loadLevel(game.index);
-  window.addEventListener('resize', fit);
-  fit();
+  view.start();
 
   // ---- API for the env --------------------------------------------------
   function xsb() {
@@ -464,13 +377,9 @@
     return out;
   }
 
-  window.hybridgym = {
-    ready: true,
-    name: 'sokoban',
-    seed: SEED,
+  window.hybridgym = K.api('sokoban', SEED, {
     score: function () { return game.solved; },
     level: function () { return game.index + 1; },
-    lives: function () { return 1; },
     gameOver: function () { return game.over; },
     state: function () {
       var g = geometry(), rect = canvas.getBoundingClientRect(), sx = rect.width / W, sy = rect.height / H;
@@ -499,5 +408,5 @@
         seed: SEED
       };
     }
-  };
+  });
 })();

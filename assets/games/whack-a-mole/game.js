@@ -27,29 +27,14 @@
   var GX = (W - COLS * CW) / 2, GY = 115;          // grid origin: 130, 115
   var ROUND_MS = 60000, FRAME_MS = 20, LIVES = 3;
   var RISE_MS = 100, BONK_MS = 300, MISS_MS = 300;
-  var FONT = '"DejaVu Sans", "Liberation Sans", Arial, sans-serif';
+  var K = window.hgKit, FONT = K.FONT;
 
-  var params = new URLSearchParams(location.search);
-  var SEED = parseSeed(params.get('seed'));
+  var SEED = K.parseSeed(K.params().get('seed'));
 
-  function parseSeed(text) {
-    var n = parseInt(text == null ? '0' : text, 10);
-    if (!isFinite(n)) n = 0;
-    return n >>> 0;
-  }
-  // mulberry32: a small seeded PRNG returning floats in [0, 1).
-  function mulberry32(a) {
-    return function () {
-      a = (a + 0x6D2B79F5) | 0;
-      var t = Math.imul(a ^ (a >>> 15), 1 | a);
-      t = (t + Math.imul(t ^ (t >>> 7), 61 | t)) ^ t;
-      return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-    };
-  }
   function quant(ms) { return Math.round(ms / FRAME_MS) * FRAME_MS; }
 
   // ---- the schedule: {hole, at, until, whackedAt} ---------------------------
-  var rng = mulberry32(SEED);
+  var rng = K.mulberry32(SEED);
   var moles = [];
   (function makeSchedule() {
     var freeAt = new Array(COLS * ROWS).fill(0);   // a hole is free again 200 ms after its mole
@@ -142,10 +127,7 @@
   }
 
   // ---- input ------------------------------------------------------------
-  function toGame(e) {
-    var rect = canvas.getBoundingClientRect();
-    return [(e.clientX - rect.left) * W / rect.width, (e.clientY - rect.top) * H / rect.height];
-  }
+  function toGame(e) { var p = view.toLogical(e); return [p.x, p.y]; }
   window.addEventListener('pointerdown', function (e) {
     if (e.pointerType === 'mouse' && e.button !== 0) return;
     e.preventDefault();
@@ -154,33 +136,11 @@
     if (col < 0 || row < 0 || col >= COLS || row >= ROWS) return;
     whack(col, row);
   }, { passive: false });
-  window.addEventListener('touchmove', function (e) { e.preventDefault(); }, { passive: false });
-  window.addEventListener('contextmenu', function (e) { e.preventDefault(); });
+  K.blockDefaults();
 
   // ---- drawing ----------------------------------------------------------
-  var canvas = document.getElementById('game');
-  var ctx = canvas.getContext('2d');
-
-  function fit() {
-    var vw = window.innerWidth || W, vh = window.innerHeight || H;
-    var scale = Math.min(vw / W, vh / H);
-    var cw = Math.round(W * scale), ch = Math.round(H * scale);
-    var dpr = window.devicePixelRatio || 1;
-    canvas.style.width = cw + 'px';
-    canvas.style.height = ch + 'px';
-    canvas.style.left = Math.floor((vw - cw) / 2) + 'px';
-    canvas.style.top = Math.floor((vh - ch) / 2) + 'px';
-    canvas.width = Math.round(cw * dpr);
-    canvas.height = Math.round(ch * dpr);
-    ctx.setTransform(canvas.width / W, 0, 0, canvas.height / H, 0, 0);
-    render();
-  }
-
-  function roundRect(x, y, w, h, r) {
-    ctx.beginPath();
-    ctx.roundRect(x, y, w, h, r);
-    ctx.fill();
-  }
+  var view = K.view(render);
+  var ctx = view.ctx, roundRect = view.roundRect;
 
   function heart(x, y, s, full) {
     ctx.fillStyle = full ? '#e8484d' : 'rgba(0,0,0,0.22)';
@@ -322,20 +282,10 @@
   function drawGameOver() {
     ctx.fillStyle = 'rgba(20, 30, 15, 0.55)';
     ctx.fillRect(0, 0, W, H);
-    var pw = 380, ph = 200, px = (W - pw) / 2, py = (H - ph) / 2;
-    ctx.fillStyle = '#ffffff';
-    roundRect(px, py, pw, ph, 16);
-    ctx.textAlign = 'center';
-    ctx.textBaseline = 'middle';
-    ctx.fillStyle = '#2f4a1f';
-    ctx.font = 'bold 42px ' + FONT;
-    ctx.fillText(game.cause === 'time' ? "Time's up!" : 'Game over', W / 2, py + 56);
-    ctx.fillStyle = '#333333';
-    ctx.font = 'bold 28px ' + FONT;
-    ctx.fillText('Score: ' + game.score, W / 2, py + 110);
-    ctx.fillStyle = '#777777';
-    ctx.font = '16px ' + FONT;
-    ctx.fillText(game.cause === 'time' ? 'The round is over' : 'No lives left', W / 2, py + 156);
+    view.card({ w: 380, h: 200, y: (H - 200) / 2,
+                title: [game.cause === 'time' ? "Time's up!" : 'Game over', '#2f4a1f', 42, 56],
+                score: ['Score: ' + game.score, 28, 110],
+                note: [game.cause === 'time' ? 'The round is over' : 'No lives left', 156] });
   }
 
   function render() {
@@ -347,17 +297,12 @@
     if (game.over) drawGameOver();
   }
 
-  window.addEventListener('resize', fit);
-  fit();
+  view.start();
   schedule();
 
   // ---- API for the env --------------------------------------------------
-  window.hybridgym = {
-    ready: true,
-    name: 'whack-a-mole',
-    seed: SEED,
+  window.hybridgym = K.api('whack-a-mole', SEED, {
     score: function () { return game.score; },
-    level: function () { return 1; },
     lives: function () { return game.lives; },
     gameOver: function () { return game.over; },
     state: function () {
@@ -392,5 +337,5 @@
         seed: SEED
       };
     }
-  };
+  });
 })();
