@@ -679,6 +679,11 @@ _VIEWPORT_Y = 87
 _PRIMARY = (200, _VIEWPORT_Y + 148)
 
 
+def _page_blue(px: list[int]) -> bool:
+    """office.css's button colour (#2f5d9b) at a point: the page has been drawn."""
+    return px[2] > 120 and px[0] < 90
+
+
 def _serve_download(sb, route: str, filename: str, content: str, ctype: str = "text/csv") -> None:
     from hybridgym.sandbox import Response
     sb.server.route(route, lambda req: Response(200, content, ctype,
@@ -739,7 +744,8 @@ class WebDownloadTotal(Task):
 
     def oracle(self, sb, params):
         dl = f"Downloads/{params['file']}"
-        sb.wait_ready(title=self._page_title)          # the page has loaded
+        sb.wait_ready(title=self._page_title)
+        _screen_shows(sb, _page_blue, (50, _PRIMARY[1]), timeout=8.0)    # the page has drawn its link
         yield _click(*_PRIMARY)
         yield from _await_file(sb, dl, -1)
         yield from _switch_to(sb, "Gnumeric")
@@ -790,7 +796,8 @@ class WebDownloadToXlsx(Task):
 
     def oracle(self, sb, params):
         dl = f"Downloads/{params['file']}"
-        sb.wait_ready(title=self._page_title)          # the page has loaded
+        sb.wait_ready(title=self._page_title)
+        _screen_shows(sb, _page_blue, (50, _PRIMARY[1]), timeout=8.0)    # the page has drawn its link
         yield _click(*_PRIMARY)
         yield from _await_file(sb, dl, -1)
         yield from _switch_to(sb, "Gnumeric")
@@ -908,6 +915,7 @@ class SheetToWebForm(Task):
     def oracle(self, sb, params):
         sb.wait_ready(title="Expense report")
         yield from _switch_to(sb, "Expense report")
+        _screen_shows(sb, _page_blue, (60, _FORM_SUBMIT[1]), timeout=8.0)   # the form is drawn
         yield _click(*_FORM_MONTH)
         yield _type(params["month"])
         yield _click(*_FORM_TOTAL)
