@@ -249,6 +249,13 @@ class MobileEnv(HybridEnv):
         elif any(isinstance(a, (A.PressBack, A.PressHome, A.OpenApp)) for a in actions):
             b.page.evaluate(_IDLE)
 
+    def _observe(self, first: bool = False) -> None:
+        if first:   # the shell is up (`boot_phone`) and has no animations: its first frame, then a short quiet
+            self.sandbox.browser.page.evaluate(_IDLE)
+            self._frame, self._raw, _ = self.sandbox.capture.settle(quiet=0.02, max_wait=1.5)
+        else:
+            super()._observe()
+
     def _system_action(self, act: A.Action) -> None:
         ph = self.sandbox.phone
         if isinstance(act, A.PressHome):

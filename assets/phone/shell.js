@@ -525,10 +525,11 @@
 
   async function boot() {
     wire();
-    setStatus(await settings());
+    const [st, messages] = await Promise.all([settings(), list('messages')]);
+    setStatus(st);
     tick();
     // unread incoming messages wait in the shade, as on a phone that just woke up
-    const unread = (await list('messages')).filter(m => !m.outgoing && !m.read)
+    const unread = messages.filter(m => !m.outgoing && !m.read)
       .sort((a, b) => String(a.time).localeCompare(String(b.time)));
     for (const m of unread) notify({ app: 'messages', title: m.contact || m.phone, body: m.body, data: { phone: m.phone } });
     renderShade();
