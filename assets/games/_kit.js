@@ -213,13 +213,22 @@
       window.addEventListener('pointercancel', function () { swipe = null; });
     }
 
+    // Arrow/WASD keys and swipes of 24+ CSS px both call fn(dir).
+    function onDirInput(fn) {
+      onDirKey(fn);
+      onSwipe(function (dx, dy) {
+        if (Math.max(Math.abs(dx), Math.abs(dy)) >= 24) fn(dirOf(dx, dy));
+      });
+    }
+
     function start() {
       window.addEventListener('resize', fit);
       fit();
     }
 
     return { canvas: canvas, ctx: ctx, fit: fit, roundRect: roundRect, toLogical: toLogical, titleBar: titleBar,
-             card: card, onSwipe: onSwipe, start: start };
+             card: card, onSwipe: onSwipe, onDirInput: onDirInput,
+             start: start };
   }
 
   // A header score box drawer: drawBox(label, value, x, w) paints a rounded box at the top with a

@@ -128,10 +128,7 @@
 
   // ---- input ------------------------------------------------------------
   var view = K.view(render);
-  K.onDirKey(move);
-  view.onSwipe(function (dx, dy) {
-    if (Math.max(Math.abs(dx), Math.abs(dy)) >= 24) move(K.dirOf(dx, dy));
-  });
+  view.onDirInput(move);
   K.blockDefaults();
 
   // ---- drawing ----------------------------------------------------------

@@ -87,10 +87,7 @@
 
   // ---- input ------------------------------------------------------------
   var view = K.view(render);
-  K.onDirKey(turn);
-  view.onSwipe(function (dx, dy) {
-    if (Math.max(Math.abs(dx), Math.abs(dy)) >= 24) turn(K.dirOf(dx, dy));
-  });
+  view.onDirInput(turn);
   K.blockDefaults();
 
   // ---- drawing ----------------------------------------------------------
