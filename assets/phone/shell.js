@@ -480,7 +480,16 @@
     else if (e.type === 'pointerup' && Math.hypot(e.clientX - press.x, e.clientY - press.y) <= 12) {
       tapping = true;
       clearTimeout(tapTimer);
-      tapTimer = setTimeout(tapDone, 300);   // no click came after all
+      const target = document.elementFromPoint(e.clientX, e.clientY);
+      tapTimer = setTimeout(() => {   // Chromium made no click of this tap (it happens after a swipe): make it
+        tapping = false;
+        if (target && target.isConnected) {
+          if (isTextField(target)) target.focus();
+          target.click();
+        }
+        swallowClick = true;   // a late click of the same tap is not a second one
+        tapDone();
+      }, 300);
     }
     press = null;
   };
