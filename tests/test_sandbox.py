@@ -180,15 +180,16 @@ def test_phone_taps_and_swipes_arrive_as_touch_events():
     from hybridgym.actions import model as A
     sb = Sandbox(720, 1600, browser="app", scale=2.0, touch=True, web_root=ASSETS / "phone").start()
     try:
-        sb.server.store.load({"contacts": [{"name": "Ana Li", "phone": "1"}]}, {"contacts": ("name", "phone")})
-        page = sb.browser.load(sb.server.url("/index.html"))
+        from hybridgym.mobile import boot_phone
+        boot_phone(sb, {"contacts": [{"name": "Ana Li", "phone": "1"}]}, {"contacts": ("name", "phone")})
+        page = sb.browser.page
         page.evaluate("window.__ev = []; for (const t of ['touchstart', 'touchmove', 'touchend', 'click']) "
                       "addEventListener(t, e => __ev.push(t), true)")
         x, y = sb.browser.screen_point("#icon-contacts")
         sb.execute(A.Tap(x, y))
         page.wait_for_function("__ev.includes('click')", timeout=5000)
         assert page.evaluate("__ev.slice(0, 2)") == ["touchstart", "touchend"]
-        page.wait_for_function("document.querySelector('.view.active').id === 'contacts'", timeout=5000)
+        page.wait_for_function("phone.state().app === 'contacts'", timeout=5000)
         page.evaluate("__ev = []")
         sb.execute(A.Swipe(360, 1200, 360, 500))
         page.wait_for_function("__ev.includes('touchend')", timeout=5000)
