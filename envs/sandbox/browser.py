@@ -97,17 +97,22 @@ _local = threading.local()
 
 
 def _playwright():
-    """One Playwright driver per thread, shared by the envs of that thread (reference counted)."""
+    """One Playwright driver per thread, shared by the envs of that thread (reference counted).
+
+    A forked child (e.g. a worker of gymnasium's AsyncVectorEnv) must not use its parent's
+    driver, whose pipes and threads it does not own: it starts its own."""
     st = getattr(_local, "state", None)
+    if st is not None and st["pid"] != os.getpid():
+        st = _local.state = None
     if st is None:
-        st = _local.state = {"pw": sync_playwright().start(), "refs": 0}
+        st = _local.state = {"pw": sync_playwright().start(), "refs": 0, "pid": os.getpid()}
     st["refs"] += 1
     return st["pw"]
 
 
 def _release_playwright() -> None:
     st = getattr(_local, "state", None)
-    if st is None:
+    if st is None or st["pid"] != os.getpid():
         return
     st["refs"] -= 1
     if st["refs"] <= 0:
