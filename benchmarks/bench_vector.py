@@ -133,7 +133,7 @@ def main() -> None:
     p.add_argument("--out", default="benchmarks/results/vector.json")
     args = p.parse_args()
     import ray
-    ray.init(resources={"sandbox": 64}, include_dashboard=False, log_to_driver=False)
+    ray.init(address="local", resources={"sandbox": 64}, include_dashboard=False, log_to_driver=False)
     try:
         rows = []
         for n in args.n or [1, 2, 4, 8]:

@@ -261,7 +261,7 @@ class RayVectorEnv(VectorEnv):
             else:   # a local Ray for this process: it offers the sandbox resource
                 kwargs.setdefault("include_dashboard", False)
                 kwargs.setdefault("resources", {"sandbox": max(64, self.num_envs)})
-                ray.init(**kwargs)
+                ray.init(address="local", **kwargs)   # not a `ray start` cluster that happens to run here
                 self._owns_ray = True
         self._driver_node = ray.get_runtime_context().get_node_id()
 

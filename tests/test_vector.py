@@ -14,8 +14,8 @@ import hybridgym  # noqa: F401
 from hybridgym.vector import RayVectorEnv, decode_image, encode_image, owned_pids
 
 ray = pytest.importorskip("ray")
-# one xdist worker runs every Ray test: the cluster test stops all Ray processes on the machine
-pytestmark = pytest.mark.xdist_group("ray")
+# one xdist worker runs the Ray tests (several Ray instances on 2 cores would crowd each other)
+pytestmark = pytest.mark.xdist_group(name="ray")
 from gymnasium.vector.vector_env import AutoresetMode  # noqa: E402
 
 GAME = "hybridgym/game.snake-v0"
@@ -25,8 +25,9 @@ NOOP = {"action_type": "wait", "seconds": 0}
 @pytest.fixture(scope="module")
 def local_ray():
     """One local Ray for the module, offering the sandbox resource (the vector envs join it)."""
-    assert not ray.is_initialized()
-    ray.init(resources={"sandbox": 16}, include_dashboard=False, log_to_driver=False)
+    if ray.is_initialized():
+        ray.shutdown()
+    ray.init(address="local", resources={"sandbox": 16}, include_dashboard=False, log_to_driver=False)
     yield
     ray.shutdown()
 
@@ -193,7 +194,8 @@ def test_bad_arguments_say_what_is_accepted(local_ray):
 
 
 @pytest.mark.parametrize("mode", ["sync", "async"])
-def test_gymnasiums_own_vector_envs_run_our_envs(mode):
+def test_gymnasiums_own_vector_envs_run_our_envs(mode, suite_env):
+    suite_env("game").reset(seed=0)   # a live env in this process: forked workers must not use its driver
     v = gym.make_vec(GAME, num_envs=2, vectorization_mode=mode, max_steps=3)
     try:
         obs, info = v.reset(seed=0)
