@@ -48,7 +48,11 @@ def local_loop(n: int, steps: int, rounds: int) -> float:
     try:
         for i, e in enumerate(envs):
             e.reset(seed=i)
-        step_all = lambda: [e.step(NOOP) for e in envs]  # noqa: E731
+        def step_all():
+            for e in envs:   # a game over (snake runs into a wall) starts the next episode, as autoreset does
+                *_, term, trunc, _ = e.step(NOOP)
+                if term or trunc:
+                    e.reset()
         step_all()
         return rate(step_all, n, steps, rounds)
     finally:
@@ -91,8 +95,10 @@ def step_latency(steps: int) -> dict:
         local, remote = [], []
         for _ in range(steps):   # interleaved, so both see the same machine load
             t = time.perf_counter()
-            env.step(NOOP)
+            *_, term, trunc, _ = env.step(NOOP)
             local.append(time.perf_counter() - t)
+            if term or trunc:
+                env.reset()
             t = time.perf_counter()
             v.step([NOOP])
             remote.append(time.perf_counter() - t)
