@@ -57,8 +57,8 @@ def point(sb, selector: str, tab: int | None = None) -> tuple[int, int]:
 
     Like `ChromiumBrowser.screen_point`, for any tab, and patient (8 s) on a loaded machine."""
     loc = page_of(sb, tab).locator(selector).first
-    loc.scroll_into_view_if_needed(timeout=8000)
-    box = loc.bounding_box(timeout=8000)
+    loc.scroll_into_view_if_needed(timeout=20000)
+    box = loc.bounding_box(timeout=20000)
     return sb.browser.to_screen(box["x"] + box["width"] / 2, box["y"] + box["height"] / 2)
 
 
@@ -71,7 +71,7 @@ def click(sb, selector: str, tab: int | None = None, button: str = "left") -> di
 
 def wait_ready(sb, tab: int | None = None) -> None:
     """Wait until the tab's page has drawn its data (pages set body[data-ready])."""
-    page_of(sb, tab).wait_for_selector("body[data-ready='1']", timeout=8000)
+    page_of(sb, tab).wait_for_selector("body[data-ready='1']", timeout=20000)
 
 
 def wait_tabs(sb, n: int) -> None:
@@ -88,7 +88,7 @@ def click_nav(sb, selector: str, tab: int | None = None):
     page = page_of(sb, tab)
     t0 = page.evaluate("performance.timeOrigin")
     yield click(sb, selector, tab)
-    page.wait_for_function(_READY, arg=t0, timeout=8000)
+    page.wait_for_function(_READY, arg=t0, timeout=20000)
 
 
 def key_nav(sb, keys: list[str], tab: int | None = None):
@@ -96,7 +96,7 @@ def key_nav(sb, keys: list[str], tab: int | None = None):
     page = page_of(sb, tab)
     t0 = page.evaluate("performance.timeOrigin")
     yield {"action_type": "hotkey", "keys": keys}
-    page.wait_for_function(_READY, arg=t0, timeout=8000)
+    page.wait_for_function(_READY, arg=t0, timeout=20000)
 
 
 def type_nav(sb, text: str, tab: int | None = None):
@@ -104,7 +104,7 @@ def type_nav(sb, text: str, tab: int | None = None):
     page = page_of(sb, tab)
     t0 = page.evaluate("performance.timeOrigin")
     yield {"action_type": "type", "text": text}
-    page.wait_for_function(_READY, arg=t0, timeout=8000)
+    page.wait_for_function(_READY, arg=t0, timeout=20000)
 
 
 def fill(sb, selector: str, text: str, tab: int | None = None):
@@ -128,7 +128,7 @@ def choose(sb, selector: str, label: str, tab: int | None = None, navigates: boo
 def wait_text(sb, selector: str, text: str, tab: int | None = None) -> None:
     """Wait until `selector`'s text contains `text` (an update without a page load)."""
     page_of(sb, tab).wait_for_function("([s, t]) => { const e = document.querySelector(s); return e && e.textContent.includes(t); }",
-                                       arg=[selector, text], timeout=8000)
+                                       arg=[selector, text], timeout=20000)
 
 
 def finish(content: str = "") -> dict:
@@ -458,7 +458,7 @@ def _checkout_steps(sb, params: dict, start_at_cart: bool = False):
         yield click(sb, f"#{field}")
         yield {"action_type": "type", "text": pay[field]}
     yield click(sb, "#review")
-    sb.browser.page.wait_for_selector("#confirm-modal.open #place-order", state="visible", timeout=8000)
+    sb.browser.page.wait_for_selector("#confirm-modal.open #place-order", state="visible", timeout=20000)
     yield from click_nav(sb, "#place-order")
 
 
