@@ -23,12 +23,12 @@ from __future__ import annotations
 import copy
 import re
 import threading
-import weakref
 from datetime import datetime, timedelta
 
 import numpy as np
 
 from hybridgym.sandbox import AppServer, Request, Response
+from hybridgym.webapps import Installed
 
 ME = {"name": "Sam Carter", "addr": "sam.carter@mailbox.test"}
 SYSTEM_FOLDERS = ["inbox", "sent", "archive", "trash"]
@@ -319,19 +319,13 @@ class MailApp:
         return Response(201, self._public(m, True))
 
 
-_APPS: "weakref.WeakKeyDictionary[AppServer, MailApp]" = weakref.WeakKeyDictionary()
+_INSTALLED = Installed("webmail", "/mail/api/", "hybridgym.webapps.mail")
 
 
 def install(server: AppServer, seed: int, **kwargs) -> MailApp:
     """A fresh MailApp answering `/mail/api/` on `server` for this episode."""
-    app = MailApp(seed, **kwargs)
-    server.route("/mail/api/", app)
-    _APPS[server] = app
-    return app
+    return _INSTALLED.install(server, MailApp(seed, **kwargs))
 
 
 def app_of(server: AppServer) -> MailApp:
-    try:
-        return _APPS[server]
-    except KeyError:
-        raise LookupError("no webmail installed on this server; call hybridgym.webapps.mail.install in setup") from None
+    return _INSTALLED.app_of(server)

@@ -23,11 +23,11 @@ from __future__ import annotations
 import copy
 import re
 import threading
-import weakref
 
 import numpy as np
 
 from hybridgym.sandbox import AppServer, Request, Response
+from hybridgym.webapps import Installed
 
 CATEGORIES = {
     # category: (nouns, brands, price range, sizes, colours)
@@ -376,19 +376,13 @@ class ShopApp:
         return Response(201, order)
 
 
-_APPS: "weakref.WeakKeyDictionary[AppServer, ShopApp]" = weakref.WeakKeyDictionary()
+_INSTALLED = Installed("shop", "/shop/api/", "hybridgym.webapps.shop")
 
 
 def install(server: AppServer, seed: int, **kwargs) -> ShopApp:
     """A fresh ShopApp answering `/shop/api/` on `server` for this episode."""
-    app = ShopApp(seed, **kwargs)
-    server.route("/shop/api/", app)
-    _APPS[server] = app
-    return app
+    return _INSTALLED.install(server, ShopApp(seed, **kwargs))
 
 
 def app_of(server: AppServer) -> ShopApp:
-    try:
-        return _APPS[server]
-    except KeyError:
-        raise LookupError("no shop installed on this server; call hybridgym.webapps.shop.install in setup") from None
+    return _INSTALLED.app_of(server)
