@@ -48,10 +48,10 @@ class GameEnv(HybridEnv):
     platform = "computer"
 
     _draws = -1
-    #: one round trip per step: the page's drawing count, score and game over together
-    _POLL = ("({draws: window.__hybridgymDraws || 0, score: Number(hybridgym.score()), "
-             "over: Boolean(hybridgym.gameOver())})")
+    #: read with the picture, in the same round trip: the game's score and game over
+    _POLL = "{score: Number(hybridgym.score()), over: Boolean(hybridgym.gameOver())}"
     _polled: dict | None = None
+    _advance_ms = 0
 
     def _make_sandbox(self) -> Sandbox:
         return Sandbox(*self.screen_size, browser="app", web_root=ASSETS / "games")
@@ -67,14 +67,16 @@ class GameEnv(HybridEnv):
         return super().step(action)
 
     def _after_actions(self, actions) -> None:
-        # the clock must not move before the page has the step's input
+        # the clock must not move before the page has the step's input; it moves in the
+        # observation's round trip (`_observe`)
         if any(a.channel == "gui" for a in actions):
             self.sandbox.browser.flush_input(self.sandbox.input)
-        self.sandbox.browser.advance_clock(self.step_ms or self.episode.task.step_ms)
+        self._advance_ms = self.step_ms or self.episode.task.step_ms
 
     def _wait(self, seconds: float) -> None:
         ms = max(0.0, min(float(seconds), 60.0)) * 1000
-        if ms > 0:
+        if ms > 0:   # keys sent before the wait must act before the game time it skips
+            self.sandbox.browser.flush_input(self.sandbox.input)
             self.sandbox.browser.advance_clock(ms)
 
     def _health(self) -> str | None:
@@ -89,20 +91,22 @@ class GameEnv(HybridEnv):
         return self._polled["score"], self._polled["over"]
 
     def _observe(self, first: bool = False) -> None:
-        """The page's timers are virtual: wait for the new picture by events, not time.
+        """The page's timers are virtual: the picture is read, not waited for.
 
-        Games draw on a canvas when their state changes. If the page drew nothing
-        during the step, the screen is as it was: one grab. Otherwise wait for two
-        real frames, then (Chromium may show the picture late under load) up to
-        50 ms for the screen to differ from the last observation, then for quiet.
+        One round trip advances the clock by the step's game time, lets the game draw once
+        (`hgKit.paint`) and reads its canvas with the score and game over: it is the
+        picture Chromium then shows on the screen, without waiting for Chromium's frames.
+        A page that drew nothing keeps the last picture. A page whose canvas is not the
+        whole screen is read from the screen: two real frames, then (Chromium may show the
+        picture late under load) up to 50 ms for the screen to differ, then for quiet.
         """
         browser = self.sandbox.browser
         self._polled = None
-        polled = browser.page.evaluate(self._POLL)
-        draws = int(polled["draws"])
-        if not first and draws == self._draws:
-            self._frame, self._raw, _ = self.sandbox.capture.settle(quiet=0.0, max_wait=0.0)
-        else:
+        advance, self._advance_ms = self._advance_ms, 0
+        frame, draws, polled = browser.canvas_frame(-1 if first else self._draws, self._POLL, advance_ms=advance)
+        if frame is not None:
+            self._frame, self._raw = frame, None
+        elif first or draws != self._draws:
             browser.wait_real_frame()
             self._frame, self._raw, _ = self.sandbox.capture.settle(
                 before=None if first else self._raw, change_timeout=0.05, quiet=0.02, max_wait=1.0)

@@ -100,9 +100,8 @@ class PongParallelEnv(ParallelEnv):
         sb.browser.load(sb.server.url("/pong/index.html", seed=seed), clock_time=0)
         self._page().wait_for_function("window.hybridgym && window.hybridgym.ready === true", timeout=10000)
         self.agents = list(self.possible_agents)
-        self._scores = list(self._page().evaluate("hybridgym.scores()"))
         self._steps = 0
-        self._observe()
+        self._scores, _ = self._observe()
         obs = {a: self._obs(a, "") for a in self.agents}
         return obs, {a: {"seed": seed} for a in self.agents}
 
@@ -134,11 +133,8 @@ class PongParallelEnv(ParallelEnv):
                   for a in self.agents}
         if self._sent > sent:   # the clock must not move before the page has the players' keys
             self.sandbox.browser.flush_input(self.sandbox.input)
-        self.sandbox.browser.advance_clock(self.step_ms)
-        self._observe()
+        scores, over = self._observe(advance_ms=self.step_ms)
         self._steps += 1
-        scores, over = self._page().evaluate("[hybridgym.scores(), Boolean(hybridgym.gameOver())]")
-        scores = list(scores)
         d_left, d_right = scores[0] - self._scores[0], scores[1] - self._scores[1]
         self._scores = scores
         rewards = {"left": float(d_left - d_right), "right": float(d_right - d_left)}
@@ -153,9 +149,18 @@ class PongParallelEnv(ParallelEnv):
             self.agents = []
         return obs, rewards, terminations, truncations, infos
 
-    def _observe(self) -> None:
-        self.sandbox.browser.wait_real_frame()
-        self._frame, _, _ = self.sandbox.capture.settle(quiet=0.02, max_wait=0.5)
+    def _observe(self, advance_ms: int = 0) -> tuple[list, bool]:
+        """Advance the clock, then read the picture, the scores and game over, in one round trip.
+
+        The picture is the canvas, read as GameEnv reads it; the screen only if the canvas
+        is not the whole picture."""
+        frame, _, (scores, over) = self.sandbox.browser.canvas_frame(
+            -1, "[hybridgym.scores(), Boolean(hybridgym.gameOver())]", advance_ms=advance_ms)
+        if frame is None:
+            self.sandbox.browser.wait_real_frame()
+            frame, _, _ = self.sandbox.capture.settle(quiet=0.02, max_wait=0.5)
+        self._frame = frame
+        return list(scores), bool(over)
 
     def _obs(self, agent: str, error: str) -> dict:
         return {"screenshot": self._frame, "instruction": self.INSTRUCTIONS[agent], "action_error": error[:4096]}

@@ -40,6 +40,29 @@ def test_same_seed_and_actions_give_identical_screenshots(suite_env):
     assert a[0] != c[0]
 
 
+@pytest.mark.parametrize("game", sorted(GAME_TASKS))
+def test_the_observation_read_from_the_canvas_is_what_the_screen_shows(suite_env, game):
+    """The games' observation is their canvas, read without waiting for Chromium to draw the screen:
+    once Chromium has drawn, the screen (read through X) must be the same picture, pixel for pixel."""
+    env = suite_env("game")
+    obs, _ = env.reset(seed=5, options={"task": f"game.{game}-v0"})
+    sb = env.unwrapped.sandbox
+    actions = [{"action_type": "hotkey", "keys": ["right"]}, {"action_type": "click", "x": 400, "y": 330},
+               {"action_type": "wait", "seconds": 0}, {"action_type": "hotkey", "keys": ["space"]},
+               {"action_type": "click", "x": 250, "y": 420}]
+    from_canvas = 0
+    for action in [None] + actions:
+        if action is not None:
+            obs, _, term, trunc, _ = env.step(action)
+        from_canvas += env.unwrapped._raw is None
+        sb.browser.wait_real_frame()
+        screen, _, _ = sb.capture.settle(quiet=0.1, max_wait=2.0)
+        assert np.array_equal(screen, obs["screenshot"]), f"{game}: the observation is not the screen"
+        if action is not None and (term or trunc):
+            break
+    assert from_canvas >= 1
+
+
 def test_discrete_actions_and_pixels_wrappers():
     env = make_classic("hybridgym/game.snake-v0", size=(84, 84), grayscale=True)
     try:

@@ -7,9 +7,9 @@
  * keys (`onDirKey`, `dirOf`), the fixed-step clock of the real-time games (`ticker`), the "solved"
  * banner of the puzzles (`banner`), the score boxes of the header (`boxDrawer`), the listeners
  * that keep touch scrolling and the context menu away (`blockDefaults`) and the `window.hybridgym`
- * API object (`api`). Time comes only from performance.now() and setTimeout; it uses neither
- * requestAnimationFrame nor Math.random, so a game stays a function of its seed, its inputs and
- * the (fake) game time.
+ * API object (`api`), and `paint`/`flush`, through which the env has a game draw once per step.
+ * Time comes only from performance.now() and setTimeout; it uses neither requestAnimationFrame
+ * nor Math.random, so a game stays a function of its seed, its inputs and the (fake) game time.
  */
 (function () {
   'use strict';
@@ -95,6 +95,22 @@
       clock.timer = setTimeout(loop, Math.max(0, clock.next - performance.now()));
     }
     return clock;
+  }
+
+  // Every picture of a game is drawn through paint(draw). In a person's browser it draws at once.
+  // While the env drives the page it sets window.__hybridgymDefer: paint then only remembers what
+  // is to be drawn, and the env calls flush() once it has advanced the clock by a step, so a step
+  // of game time costs one drawing, not one per frame. The state never depends on drawing.
+  var pending = [];
+  function paint(draw) {
+    if (!window.__hybridgymDefer) { draw(); return; }
+    if (pending.indexOf(draw) < 0) pending.push(draw);
+  }
+  function flush() {
+    var due = pending;
+    pending = [];
+    for (var i = 0; i < due.length; i++) due[i]();
+    return due.length;
   }
 
   // The "solved" banner of the puzzle games: show() sets game.bannerUntil to ms from now and, when
@@ -278,6 +294,6 @@
     W: W, H: H, FONT: FONT,
     params: params, parseSeed: parseSeed, parseIntIn: parseIntIn, mulberry32: mulberry32,
     DIR_KEYS: DIR_KEYS, DIR_CODES: DIR_CODES, dirKey: dirKey, onDirKey: onDirKey, dirOf: dirOf, ticker: ticker, banner: banner, bannerOn: bannerOn,
-    view: view, boxDrawer: boxDrawer, blockDefaults: blockDefaults, api: api
+    view: view, boxDrawer: boxDrawer, blockDefaults: blockDefaults, api: api, paint: paint, flush: flush
   };
 })();

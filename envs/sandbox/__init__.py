@@ -7,10 +7,12 @@ crash of the browser or the display.
 
 from __future__ import annotations
 
+import atexit
 import os
 import signal
 import subprocess
 import time
+import weakref
 from pathlib import Path
 
 from ..actions import model as A
@@ -30,6 +32,20 @@ __all__ = ["Sandbox", "SandboxError", "ChromiumBrowser", "XShmCapture", "XvfbDis
 
 class SandboxError(RuntimeError):
     """A part of the sandbox failed (crashed browser, dead display, ...)."""
+
+
+# Sandboxes started and not yet closed. A script that ends without close() (an uncaught
+# exception, a forgotten env) would otherwise leave its Xvfb, apps and workspace behind.
+_OPEN: "weakref.WeakSet[Sandbox]" = weakref.WeakSet()
+
+
+@atexit.register
+def _close_open_sandboxes() -> None:
+    for sb in list(_OPEN):
+        try:
+            sb.close()
+        except Exception:
+            pass
 
 
 class Sandbox:
@@ -66,6 +82,7 @@ class Sandbox:
 
     # -- lifetime ----------------------------------------------------------
     def start(self) -> "Sandbox":
+        _OPEN.add(self)
         try:
             t = time.perf_counter()
             self.display = XvfbDisplay(self.width, self.height).start()
@@ -264,6 +281,7 @@ class Sandbox:
         return None
 
     def close(self) -> None:
+        _OPEN.discard(self)
         self.kill_apps()
         for part in ("browser", "server", "capture", "input"):
             obj = getattr(self, part)

@@ -230,7 +230,10 @@
     ctx.fillText('Score: ' + game.score, W / 2, BY + BOARD / 2 + 34);
   }
 
-  function render() {
+  // every picture goes through hgKit.paint: drawn at once, or once at the end of an env step
+  function render() { K.paint(draw); }
+
+  function draw() {
     var now = performance.now();
     ctx.fillStyle = '#faf8ef';
     ctx.fillRect(0, 0, W, H);

@@ -319,7 +319,10 @@
                 note: ['No balls left (level ' + game.level + ')', 156] });
   }
 
-  function render() {
+  // every picture goes through hgKit.paint: drawn at once, or once at the end of an env step
+  function render() { K.paint(draw); }
+
+  function draw() {
     drawHeader();
     drawField();
     if (game.over) drawGameOver();

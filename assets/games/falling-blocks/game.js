@@ -369,7 +369,10 @@
                 note: ['The blocks reached the top (' + game.lines + ' lines)', 156] });
   }
 
-  function render() {
+  // every picture goes through hgKit.paint: drawn at once, or once at the end of an env step
+  function render() { K.paint(draw); }
+
+  function draw() {
     ctx.fillStyle = '#1b1f3b';
     ctx.fillRect(0, 0, W, H);
     drawPanels();

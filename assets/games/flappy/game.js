@@ -276,7 +276,10 @@
                 note: [game.cause === 'ground' ? 'The bird hit the ground' : 'The bird hit a pipe', 156] });
   }
 
-  function render() {
+  // every picture goes through hgKit.paint: drawn at once, or once at the end of an env step
+  function render() { K.paint(draw); }
+
+  function draw() {
     drawSky();
     for (var i = 0; i < game.pipes.length; i++) {
       var p = game.pipes[i];

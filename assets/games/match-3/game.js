@@ -337,7 +337,10 @@
                 note: ['No moves left', 158] });
   }
 
-  function render() {
+  // every picture goes through hgKit.paint: drawn at once, or once at the end of an env step
+  function render() { K.paint(draw); }
+
+  function draw() {
     var now = performance.now();
     ctx.fillStyle = '#2b2250';
     ctx.fillRect(0, 0, W, H);

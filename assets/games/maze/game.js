@@ -165,7 +165,10 @@
                 score: ['Mazes completed: ' + game.mazes, 24, 116] });
   }
 
-  function render() {
+  // every picture goes through hgKit.paint: drawn at once, or once at the end of an env step
+  function render() { K.paint(draw); }
+
+  function draw() {
     ctx.fillStyle = '#1b2238';
     ctx.fillRect(0, 0, W, H);
     drawHeader();

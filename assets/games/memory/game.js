@@ -234,7 +234,10 @@
                 note: ['in ' + game.turns + ' turns', 158] });
   }
 
-  function render() {
+  // every picture goes through hgKit.paint: drawn at once, or once at the end of an env step
+  function render() { K.paint(draw); }
+
+  function draw() {
     var now = performance.now();
     ctx.fillStyle = '#1f3b4d';
     ctx.fillRect(0, 0, W, H);

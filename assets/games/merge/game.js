@@ -219,7 +219,10 @@
     ctx.fillText('No two neighbours are equal', W / 2, BY + N * CELL / 2 + 66);
   }
 
-  function render() {
+  // every picture goes through hgKit.paint: drawn at once, or once at the end of an env step
+  function render() { K.paint(draw); }
+
+  function draw() {
     var now = performance.now();
     ctx.fillStyle = '#f4efe6';
     ctx.fillRect(0, 0, W, H);

@@ -278,7 +278,10 @@
     ctx.fillText('Score: ' + game.revealedCount + ' / ' + SAFE_TOTAL, W / 2, py + 108);
   }
 
-  function render() {
+  // every picture goes through hgKit.paint: drawn at once, or once at the end of an env step
+  function render() { K.paint(draw); }
+
+  function draw() {
     ctx.fillStyle = '#dfe6ee';
     ctx.fillRect(0, 0, W, H);
     drawHeader();

@@ -161,7 +161,10 @@
     }
   }
 
-  function render() {
+  // every picture goes through hgKit.paint: drawn at once, or once at the end of an env step
+  function render() { K.paint(draw); }
+
+  function draw() {
     ctx.fillStyle = '#12343b';
     ctx.fillRect(0, 0, W, H);
     drawHeader();

@@ -314,7 +314,10 @@
     ctx.fillText(game.scores[0] + ' : ' + game.scores[1], W / 2, py + 124);
   }
 
-  function render() {
+  // every picture goes through hgKit.paint: drawn at once, or once at the end of an env step
+  function render() { K.paint(draw); }
+
+  function draw() {
     ctx.fillStyle = '#11151c';
     ctx.fillRect(0, 0, W, H);
     drawHeader();

@@ -182,7 +182,10 @@
                 note: [why, 158] });
   }
 
-  function render() {
+  // every picture goes through hgKit.paint: drawn at once, or once at the end of an env step
+  function render() { K.paint(draw); }
+
+  function draw() {
     ctx.fillStyle = '#578a34';
     ctx.fillRect(0, 0, W, H);
     drawHeader();

@@ -341,7 +341,10 @@
                 score: ['Score: ' + game.solved + '  \u00b7  ' + game.totalMoves + ' moves', 24, 118] });
   }
 
-  function render() {
+  // every picture goes through hgKit.paint: drawn at once, or once at the end of an env step
+  function render() { K.paint(draw); }
+
+  function draw() {
     ctx.fillStyle = '#3b2f2a';
     ctx.fillRect(0, 0, W, H);
     drawHeader();

@@ -288,7 +288,10 @@
                 note: [game.cause === 'time' ? 'The round is over' : 'No lives left', 156] });
   }
 
-  function render() {
+  // every picture goes through hgKit.paint: drawn at once, or once at the end of an env step
+  function render() { K.paint(draw); }
+
+  function draw() {
     var t = now();
     ctx.fillStyle = '#6aa84f';
     ctx.fillRect(0, 0, W, H);
