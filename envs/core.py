@@ -153,8 +153,10 @@ class HybridEnv(gym.Env):
         super().reset(seed=seed)
         t0 = time.perf_counter()
         options = dict(options or {})
-        if self.sandbox is not None and self.sandbox.health() is not None:
-            self.close()   # a part died: start over
+        # a part known dead: start over. A part that died unnoticed (no round trip is made
+        # here) makes the set-up below fail: then the sandbox is checked and restarted.
+        if self.sandbox is not None and self.sandbox.health(deep=False) is not None:
+            self.close()
         self.start()
         ep_seed = int(seed) if seed is not None else int(self.np_random.integers(0, 2**31 - 1))
         if "task" in options:
@@ -166,6 +168,27 @@ class HybridEnv(gym.Env):
             task = pool[int(self.np_random.integers(len(pool)))]
         if options:
             raise ValueError(f"unknown reset options {sorted(options)}; accepted: ['task']")
+        try:
+            params, setup_s, baseline = self._begin(task, ep_seed)
+        except Exception:
+            if self.sandbox is None or self.sandbox.health() is None:
+                raise   # the sandbox is alive: the task's own error
+            self.close()   # a part had died: start over once
+            self.start()
+            params, setup_s, baseline = self._begin(task, ep_seed)
+        self.episode = Episode(task, ep_seed, params, task.instruction(params), baseline)
+        self._steps, self._done, self.invalid_actions = 0, False, 0
+        self._score = task.score(self.sandbox) if task.reward_mode == "score" else 0.0
+        t_obs = time.perf_counter()
+        self._observe(first=True)
+        info = {"task_id": task.id, "suite": self.suite, "seed": ep_seed, "success": False,
+                "max_steps": self.max_steps, "sdk": task.sdk,
+                "timings": Timings(setup_s=setup_s, observe_s=time.perf_counter() - t_obs,
+                                   reset_s=time.perf_counter() - t0)}
+        return self._obs("", ""), info
+
+    def _begin(self, task: Task, ep_seed: int) -> tuple[dict, float, dict]:
+        """Set up an episode of `task` in the sandbox: (params, set-up seconds, baseline state)."""
         params = task.sample(np.random.default_rng(ep_seed))
         sb = self.sandbox
         sb.kill_apps()
@@ -186,16 +209,7 @@ class HybridEnv(gym.Env):
         initial = task.check(baseline, params, None, baseline)
         if initial.success:
             raise RuntimeError(f"task {task.id} (seed {ep_seed}) passes in its untouched state: {initial.message}")
-        self.episode = Episode(task, ep_seed, params, task.instruction(params), baseline)
-        self._steps, self._done, self.invalid_actions = 0, False, 0
-        self._score = task.score(sb) if task.reward_mode == "score" else 0.0
-        t_obs = time.perf_counter()
-        self._observe(first=True)
-        info = {"task_id": task.id, "suite": self.suite, "seed": ep_seed, "success": False,
-                "max_steps": self.max_steps, "sdk": task.sdk,
-                "timings": Timings(setup_s=setup_s, observe_s=time.perf_counter() - t_obs,
-                                   reset_s=time.perf_counter() - t0)}
-        return self._obs("", ""), info
+        return params, setup_s, baseline
 
     def _after_actions(self, actions: list[A.Action]) -> None:
         """Suite hook after the step's actions, before the screen is observed (games: the clock)."""

@@ -106,7 +106,9 @@ class GameEnv(HybridEnv):
         frame, draws, polled = browser.canvas_frame(-1 if first else self._draws, self._POLL, advance_ms=advance)
         if frame is not None:
             self._frame, self._raw = frame, None
-        elif first or draws != self._draws:
+        elif not first and draws == self._draws:
+            self._frame = self._frame.copy()   # the same picture, in a new array (the caller keeps the last)
+        else:
             browser.wait_real_frame()
             self._frame, self._raw, _ = self.sandbox.capture.settle(
                 before=None if first else self._raw, change_timeout=0.05, quiet=0.02, max_wait=1.0)

@@ -52,13 +52,18 @@ _LONG_TASKS = ("book-flight", "buy-ticket", "choose-date", "click-checkboxes-lar
                "social-media", "terminal", "text-editor", "tic-tac-toe", "use-colorwheel-2")
 SHORT_STEPS, LONG_STEPS = 15, 30
 
+# The page's episode state: whether it ended, its rewards and the reason
+_STATE = ("({done: WOB_DONE_GLOBAL, env_reward: WOB_REWARD_GLOBAL, "
+          "raw_reward: WOB_RAW_REWARD_GLOBAL, reason: WOB_REWARD_REASON})")
+
 # Runs in the page at every reset. Restarts MiniWoB's episode exactly as its own Selenium env
 # does (endEpisode(0), Math.seedrandom, setDataMode, startEpisodeReal), with the wall-clock
 # time-out disarmed: core.startEpisodeReal is wrapped once per page so that right after it
 # starts, the 10-s timer is cleared and core.EP_TIMER holds a non-null token (endEpisode still
 # takes the episode's one reward), and the countdown display is stopped. Resolves once the task
 # says it is ready (flight pages load an iframe) and a frame with the new episode was drawn.
-# Returns null, doing nothing, if the page is not a MiniWoB page any more: the env reloads it.
+# Returns {utterance, waited (for the task to be ready), state (as _STATE)}, or null, doing
+# nothing, if the page is not a MiniWoB page any more: the env reloads it.
 _START_JS = """
 async ([seed, mode]) => {
   if (typeof core === 'undefined' || !core.cover_div) return null;
@@ -77,20 +82,22 @@ async ([seed, mode]) => {
   core.setDataMode(mode);
   core.startEpisodeReal();
   const until = Date.now() + 10000;
+  let waited = false;
   while (!WOB_TASK_READY) {
     if (Date.now() > until) throw new Error('the MiniWoB task did not become ready within 10 s');
+    waited = true;
     await new Promise(r => setTimeout(r, 5));
   }
   await new Promise(r => requestAnimationFrame(() => setTimeout(r, 0)));
   const u = core.getUtterance();
-  return typeof u === 'string' ? u : u.utterance;
+  return {utterance: typeof u === 'string' ? u : u.utterance, waited,
+          state: %s};
 }
-"""
+""" % _STATE
 
 # after a step's input: one drawn frame later, whether the page ended the episode
 _FRAME_JS = "() => new Promise(r => requestAnimationFrame(() => setTimeout(() => r(!!WOB_DONE_GLOBAL), 0)))"
-_STATE_JS = ("() => ({done: WOB_DONE_GLOBAL, env_reward: WOB_REWARD_GLOBAL, "
-             "raw_reward: WOB_RAW_REWARD_GLOBAL, reason: WOB_REWARD_REASON})")
+_STATE_JS = "() => " + _STATE
 
 
 
@@ -170,6 +177,8 @@ class MiniWoBTask(Task):
         page.wait_for_function("typeof core !== 'undefined' && !!core.cover_div", timeout=10_000)
 
     def read_state(self, sb, params: dict) -> dict:
+        if "_start_state" in params:   # read by the reset's start script, in the same round trip
+            return params.pop("_start_state")
         return sb.browser.page.evaluate(_STATE_JS)
 
     def check(self, state: dict, params: dict, answer: str | None, baseline: dict) -> CheckResult:
@@ -275,6 +284,7 @@ class MiniWoBEnv(BrowserEnv):
         self.fresh_page = bool(fresh_page)
         self._data_mode = "train"
         self._refocus = True
+        self._start_waited = True
         self._page_done: bool | None = None   # WOB_DONE_GLOBAL as read after the step's frame
         # HybridEnv wants a task when its suite is not in the catalogue; forget it if none was asked
         super().__init__(task if task is not None else next(iter(MINIWOB_TASKS)), **kwargs)
@@ -322,11 +332,13 @@ class MiniWoBEnv(BrowserEnv):
             # bar (the page cannot tell: Playwright emulates document.hasFocus())
             self.sandbox.browser.page.bring_to_front()
             self._refocus = False
-        utterance = self.sandbox.browser.page.evaluate(_START_JS, args)
-        if utterance is None:   # the last episode left the page unusable: reload it
+        started = self.sandbox.browser.page.evaluate(_START_JS, args)
+        if started is None:   # the last episode left the page unusable: reload it
             task.load_page(self.sandbox)
-            utterance = self.sandbox.browser.page.evaluate(_START_JS, args)
-        params["utterance"] = utterance or f"(MiniWoB task {task.id} gave no instruction)"
+            started = self.sandbox.browser.page.evaluate(_START_JS, args)
+        params["utterance"] = started["utterance"] or f"(MiniWoB task {task.id} gave no instruction)"
+        params["_start_state"] = started["state"]
+        self._start_waited = bool(started["waited"])
 
     def _health(self) -> str | None:
         # the step's frame wait reached the page, so the browser is alive; the display may have died
@@ -356,9 +368,10 @@ class MiniWoBEnv(BrowserEnv):
         drawn the screen shows the input's effect (or nothing changed: then the change
         time-out, 30 ms, ends the wait). A loaded machine delays Chromium's drawing to X;
         waiting for the frame first keeps the observation from being the old picture.
-        After a step the first changed picture is taken (Chromium puts whole frames on
-        the screen, and the frame with the input's effect has been drawn); after a
-        reset the screen must also be quiet for 5 ms.
+        The first changed picture is taken (Chromium puts whole frames on the screen, and
+        the frame with the input's effect, or the new episode, has been drawn); after a
+        reset whose task took time to get ready (it may have drawn frames on the way) the
+        screen must also be quiet for 5 ms.
         """
         self._page_done = None
         if not first:
@@ -366,8 +379,10 @@ class MiniWoBEnv(BrowserEnv):
                 self._page_done = bool(self.sandbox.browser.page.evaluate(_FRAME_JS))
             except Exception:   # a navigation replaced the page: fall back to the screen alone
                 pass
+        # a task that took time to get ready may have drawn frames on the way: then wait for quiet
+        quiet = 0.005 if first and self._start_waited else 0.0
         self._frame, self._raw, _ = self.sandbox.capture.settle(
-            before=self._raw, change_timeout=0.05 if first else 0.03, quiet=0.005 if first else 0.0,
+            before=self._raw, change_timeout=0.05 if first else 0.03, quiet=quiet,
             max_wait=1.5 if first else 0.5, poll=0.002)
 
 

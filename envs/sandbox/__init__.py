@@ -272,11 +272,14 @@ class Sandbox:
         if self.desktop is not None:
             self.desktop.kill_launched()
 
-    def health(self) -> str | None:
-        """None if every part is alive, else what died."""
+    def health(self, deep: bool = True) -> str | None:
+        """None if every part is alive, else what died.
+
+        deep=False makes no round trip to the browser: it sees a browser that Playwright
+        already knows is gone, not one that died since the last call to it."""
         if self.display is None or not self.display.is_alive():
             return "the X display died"
-        if self.browser is not None and not self.browser.is_alive():
+        if self.browser is not None and not self.browser.is_alive(deep):
             return "the browser died"
         return None
 

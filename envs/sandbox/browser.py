@@ -205,12 +205,13 @@ class ChromiumBrowser:
             raise
         return self
 
-    def is_alive(self) -> bool:
-        """A round trip to the page (about a millisecond): False once Chromium is gone."""
+    def is_alive(self, deep: bool = True) -> bool:
+        """A round trip to the page (about a millisecond): False once Chromium is gone.
+        deep=False: only what Playwright already knows (connected, page not closed)."""
         if self.browser is None or not self.browser.is_connected():
             return False
-        if self.page is None:
-            return True
+        if self.page is None or not deep:
+            return self.page is None or not self.page.is_closed()
         try:
             self.page.evaluate("1")
             return True
