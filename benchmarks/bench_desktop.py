@@ -3,8 +3,11 @@
 A reset kills the apps, empties the home, writes the task's home (the standard
 template: documents, real PNGs, a CSV) and starts the app set (`open_app`, or
 `open_apps` for several: started together), waiting for each window by probing
-(mapped, placed by openbox, screen still). A step types one
-character into the focused app and waits for the screen to settle. "Apps started
+(mapped, placed by openbox, screen still). A step sends the focused app an input it
+answers on the screen (`STEP_ACTIONS`: a typed character, or arrow keys in the file
+manager and the image viewer) and waits for the screen to settle; a step that changes
+nothing (a pointer move over the desktop) waits out the change time-out and is reported
+apart. "Apps started
 per task" counts the app windows right after each computer task's reset (seed 0).
 Memory is the proportional set size (PSS) of the env's whole process tree (Xvfb,
 openbox, tint2, D-Bus, the apps) with every app open, minus this Python process.
@@ -38,6 +41,18 @@ from bench_env import tree_pss_mb  # noqa: E402
 
 APP_SETS = [("terminal",), ("editor",), ("files",), ("calculator",), ("spreadsheet",), ("images",), ("browser",),
             ("editor", "terminal"), ("files", "editor", "spreadsheet")]
+
+
+# The timed step per focused app: an input the app answers on the screen (cycled).
+_TYPE = [{"action_type": "type", "text": "1"}]
+STEP_ACTIONS = {
+    "terminal": _TYPE, "editor": _TYPE, "calculator": _TYPE, "spreadsheet": _TYPE,
+    "files": [{"action_type": "hotkey", "keys": ["down"]}, {"action_type": "hotkey", "keys": ["up"]}],
+    "images": [{"action_type": "hotkey", "keys": ["right"]}, {"action_type": "hotkey", "keys": ["left"]}],
+    "browser": _TYPE,
+}
+# untimed, before the steps: the browser's address bar takes the keys
+STEP_SETUP = {"browser": [{"action_type": "hotkey", "keys": ["ctrl", "l"]}]}
 
 
 class AppSetTask(Task):
@@ -83,17 +98,29 @@ def bench_app_set(env, apps: tuple[str, ...], runs: int) -> dict:
         setups.append(info["timings"]["setup_s"])
     steps, changed = [], 0
     obs, _ = env.reset(seed=0, options={"task": task})
+    focused = apps[-1]
+    for action in STEP_SETUP.get(focused, []):
+        obs, *_ = env.step(action)
     before = obs["screenshot"]
+    cycle = STEP_ACTIONS[focused]
     for i in range(runs * 2):
         t = time.perf_counter()
-        obs, *_ = env.step({"action_type": "type", "text": "1"})
+        obs, *_ = env.step(cycle[i % len(cycle)])
         steps.append(time.perf_counter() - t)
         changed += int(not np.array_equal(obs["screenshot"], before))
         before = obs["screenshot"]
+    # a step that changes nothing waits out the change time-out: measured apart
+    nothing = []
+    for i in range(runs):
+        t = time.perf_counter()
+        env.step({"action_type": "hover", "x": 5 + i % 2, "y": 300})
+        nothing.append(time.perf_counter() - t)
     return {"apps": list(apps), "runs": runs, "reset_ms_median": med_ms(resets),
             "reset_ms_max": round(max(resets) * 1000, 1), "setup_ms_median": med_ms(setups),
-            "step_ms_median": med_ms(steps), "step_ms_p90": round(sorted(steps)[int(0.9 * len(steps))] * 1000, 1),
-            "steps_that_changed_the_screen": f"{changed}/{len(steps)}"}
+            "step": [cycle[0], *cycle[1:]], "step_ms_median": med_ms(steps),
+            "step_ms_p90": round(sorted(steps)[int(0.9 * len(steps))] * 1000, 1),
+            "steps_that_changed_the_screen": f"{changed}/{len(steps)}",
+            "no_change_step_ms_median": med_ms(nothing)}
 
 
 def apps_per_task(env) -> dict:
@@ -156,6 +183,7 @@ def main() -> None:
         "desktop_start_s": round(start_s, 2),
         "summary": {"reset_ms_median_over_app_sets": round(statistics.median(all_resets), 1),
                     "step_ms_median_over_app_sets": round(statistics.median(r["step_ms_median"] for r in sets), 1),
+                    "no_change_step_ms_median_over_app_sets": round(statistics.median(r["no_change_step_ms_median"] for r in sets), 1),
                     "apps_started_per_task_mean": round(statistics.mean(counts), 2),
                     "apps_started_per_task_max": max(counts), "tasks": len(counts)},
         "app_sets": sets,

@@ -9,8 +9,10 @@ from __future__ import annotations
 
 import atexit
 import os
+import shutil
 import signal
 import subprocess
+import tempfile
 import time
 import weakref
 from pathlib import Path
@@ -78,6 +80,7 @@ class Sandbox:
         self._desktop_wanted = desktop
         self.desktop: Desktop | None = None
         self._apps: list[subprocess.Popen] = []
+        self._browser_config: str | None = None
         self.timings: dict[str, float] = {}
 
     # -- lifetime ----------------------------------------------------------
@@ -105,7 +108,10 @@ class Sandbox:
             if self._browser_mode is not None:
                 t = time.perf_counter()
                 # GTK settings with animations off: Chromium's window frame then stops animating
-                browser_env = self.display.child_env(XDG_CONFIG_HOME=str(_xdg_config()))
+                # (read from the config dirs; Chromium writes its own config in a private home)
+                self._browser_config = tempfile.mkdtemp(prefix="hybridgym-browser-config-")
+                browser_env = self.display.child_env(XDG_CONFIG_HOME=self._browser_config,
+                                                     XDG_CONFIG_DIRS=f"{_xdg_config()}:/etc/xdg")
                 self.browser = ChromiumBrowser(browser_env, self.width, self.height,
                                                mode=self._browser_mode, scale=self._scale,
                                                touch=self._touch,
@@ -306,6 +312,9 @@ class Sandbox:
         if self.workspace is not None:
             self.workspace.remove()
             self.workspace = None
+        if self._browser_config is not None:
+            shutil.rmtree(self._browser_config, ignore_errors=True)
+            self._browser_config = None
 
     # -- windows -----------------------------------------------------------
     def wait_for_window(self, wm_class: str | None = None, title: str | None = None,
