@@ -5,7 +5,7 @@ template: documents, real PNGs, a CSV) and starts the app set (`open_app`, or
 `open_apps` for several: started together), waiting for each window by probing
 (mapped, placed by openbox, screen still). A step sends the focused app an input it
 answers on the screen (`STEP_ACTIONS`: a typed character, or arrow keys in the file
-manager and the image viewer) and waits for the screen to settle; a step that changes
+manager's folder view and the image viewer) and waits for the screen to settle; a step that changes
 nothing (a pointer move over the desktop) waits out the change time-out and is reported
 apart. "Apps started
 per task" counts the app windows right after each computer task's reset (seed 0).
@@ -47,12 +47,13 @@ APP_SETS = [("terminal",), ("editor",), ("files",), ("calculator",), ("spreadshe
 _TYPE = [{"action_type": "type", "text": "1"}]
 STEP_ACTIONS = {
     "terminal": _TYPE, "editor": _TYPE, "calculator": _TYPE, "spreadsheet": _TYPE,
-    "files": [{"action_type": "hotkey", "keys": ["down"]}, {"action_type": "hotkey", "keys": ["up"]}],
+    "files": [{"action_type": "hotkey", "keys": ["right"]}, {"action_type": "hotkey", "keys": ["left"]}],
     "images": [{"action_type": "hotkey", "keys": ["right"]}, {"action_type": "hotkey", "keys": ["left"]}],
     "browser": _TYPE,
 }
-# untimed, before the steps: the browser's address bar takes the keys
-STEP_SETUP = {"browser": [{"action_type": "hotkey", "keys": ["ctrl", "l"]}]}
+# untimed, before the steps: the browser's address bar takes the keys; a folder is selected
+STEP_SETUP = {"browser": [{"action_type": "hotkey", "keys": ["ctrl", "l"]}],
+              "files": [{"action_type": "hotkey", "keys": ["down"]}]}
 
 
 class AppSetTask(Task):
