@@ -383,7 +383,7 @@ class MiniWoBEnv(BrowserEnv):
         quiet = 0.005 if first and self._start_waited else 0.0
         self._frame, self._raw, _ = self.sandbox.capture.settle(
             before=self._raw, change_timeout=0.05 if first else 0.03, quiet=quiet,
-            max_wait=1.5 if first else 0.5, poll=0.002)
+            max_wait=1.5 if first else 0.5, poll=0.001)
 
 
 def register_miniwob() -> None:
