@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import subprocess
+import time
 
 import pytest
 
@@ -56,6 +57,61 @@ def test_open_apps_starts_several_together_and_focuses_the_last(clean):
     finally:
         d.close()
     assert active.value[0] == wids[-1]
+
+
+def _active(sb: Sandbox) -> int:
+    from Xlib import X, display as xdisplay
+    d = xdisplay.Display(sb.display.name)
+    try:
+        return d.screen().root.get_full_property(d.intern_atom("_NET_ACTIVE_WINDOW"), X.AnyPropertyType).value[0]
+    finally:
+        d.close()
+
+
+def _wait_active(sb: Sandbox, wid: int, timeout: float = 3.0) -> bool:
+    deadline = time.monotonic() + timeout
+    while time.monotonic() < deadline:
+        if _active(sb) == wid:
+            return True
+        time.sleep(0.02)
+    return False
+
+
+def test_a_click_focuses_and_raises_a_window_and_its_title_bar_closes_it(clean):
+    """The window manager behaves as a person expects: a taskbar button brings its window to the
+    front; a click in a window behind brings it to the front with the keyboard focus (and still
+    reaches the app); the title bar's close button closes the window."""
+    calc, editor = clean.open_apps("calculator", "editor")   # the editor, maximized, hides the calculator
+    assert _active(clean) == editor
+    # the first task button (tint2rc: the launchers, then task buttons of at most 220 px in
+    # the order of their application: galculator before Mousepad)
+    clean.input.click(330, H - PANEL_HEIGHT // 2)
+    clean.input.sync()
+    assert _wait_active(clean, calc)
+    clean.input.click(150, 600)   # the editor, outside the calculator
+    clean.input.sync()
+    assert _wait_active(clean, editor)
+    clean.input.type_text("typed after a click")
+    clean.input.sync()
+    deadline = time.monotonic() + 3.0
+    while not any(t.startswith("*") for t in _titles(clean, "Mousepad")) and time.monotonic() < deadline:
+        time.sleep(0.05)
+    # Mousepad marks a modified document in its title: the keys went to the editor
+    assert any(t.startswith("*") for t in _titles(clean, "Mousepad")), _titles(clean)
+    clean.input.click(330, H - PANEL_HEIGHT // 2)
+    clean.input.sync()
+    assert _wait_active(clean, calc)
+    x, y, w, h = clean.window_geometry(calc)
+    clean.input.click(x + w - 10, y - 10)   # its close button (title layout NLIMC: close at the right)
+    clean.input.sync()
+    deadline = time.monotonic() + 5.0
+    while any(w["id"] == calc for w in clean.windows()) and time.monotonic() < deadline:
+        time.sleep(0.05)
+    assert all(w["id"] != calc for w in clean.windows())
+
+
+def _titles(sb: Sandbox, wm_class: str | None = None) -> list[str]:
+    return [w["title"] for w in _app_windows(sb) if wm_class is None or wm_class in w["wm_class"]]
 
 
 def test_the_panel_is_up_at_the_bottom_and_the_background_is_painted(clean):
