@@ -261,12 +261,11 @@ class MobileEnv(HybridEnv):
             self.sandbox.browser.page.evaluate(_IDLE)
             self._frame, self._raw, _ = self.sandbox.capture.settle(quiet=0.02, max_wait=1.5)
         elif self._page_busy is False:
-            # The apps are idle and the frame with their DOM has been handed to the compositor.
-            # The shell has no animations and draws a step's result in one frame (traced: 0 of
-            # 120 taps across the apps changed the screen twice), so the first changed picture
-            # is the result; none within 50 ms: the step changed nothing.
-            self._frame, self._raw, _ = self.sandbox.capture.settle(
-                before=self._raw, quiet=0.0, change_timeout=0.05, max_wait=0.5)
+            # The apps are idle and the frame with their DOM has been handed to the compositor
+            # (no need to ask the page whether it is busy). A step's result may still reach the
+            # screen in two frames (a screen, then its list or the keyboard going away): the
+            # screen must then be still for 8 ms.
+            self._frame, self._raw, _ = self.sandbox.capture.settle(before=self._raw, max_wait=0.5)
         else:
             super()._observe()
 

@@ -78,6 +78,9 @@
   const idleWaiters = [];
   function settleIdle() {   // a macrotask after the last request: the code awaiting it has rendered
     if (inflight || tapping) return;
+    // a screen that replaced the focused field takes the keyboard away now, in the same frame,
+    // not a frame later when the lost focus is noticed
+    if (idleWaiters.length) refreshKeyboard();
     while (idleWaiters.length) idleWaiters.shift()(true);
   }
   /** resolves once no backend request is in flight (the env waits for it before it looks) */

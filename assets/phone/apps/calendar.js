@@ -58,10 +58,10 @@ phone.register({
     async function remove(ev) {
       if (!await ctx.confirm('Delete event?', `“${ev.title}” will be deleted.`, 'Delete')) return;
       await ctx.api(`events/${ev.id}`, { method: 'DELETE' });
+      await load();   // the month is current before it shows again: one picture, not two
+      render();
       while (ctx.depth() > 1) ctx.pop();
       ctx.toast('Event deleted');
-      await load();
-      render();
     }
 
     function detail(el, id) {
@@ -115,13 +115,13 @@ phone.register({
         if (body.end <= body.start) { el.querySelector('#error').textContent = 'The event must end after it starts.'; return; }
         if (ev) await ctx.api(`events/${ev.id}`, { method: 'PUT', body });
         else await ctx.api('events', { method: 'POST', body });
-        while (ctx.depth() > 1) ctx.pop();
-        ctx.toast(ev ? 'Event updated' : 'Event saved');
         selected = body.date;
         view = ctx.parseYmd(body.date);
         view.setDate(1);
-        await load();
+        await load();   // the month is current before it shows again: one picture, not two
         render();
+        while (ctx.depth() > 1) ctx.pop();
+        ctx.toast(ev ? 'Event updated' : 'Event saved');
       });
     }
 

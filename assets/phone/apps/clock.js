@@ -60,10 +60,10 @@ phone.register({
     });
     async function remove(a) {
       await ctx.api(`alarms/${a.id}`, { method: 'DELETE' });
+      await load();   // the list is current before it shows again: one picture, not two
+      renderAlarms();
       while (ctx.depth() > 1) ctx.pop();
       ctx.toast('Alarm deleted');
-      await load();
-      renderAlarms();
     }
 
     function edit(el, a) {
@@ -93,10 +93,10 @@ phone.register({
         const b = { time, label: el.querySelector('#alarm-label').value.trim(), days: WEEK.filter(d => days.has(d)).join(',') };
         if (a) await ctx.api(`alarms/${a.id}`, { method: 'PUT', body: b });
         else await ctx.api('alarms', { method: 'POST', body: { ...b, enabled: true } });
+        await load();   // the list is current before it shows again: one picture, not two
+        renderAlarms();
         ctx.pop();
         ctx.toast(`Alarm set for ${time}`);
-        await load();
-        renderAlarms();
       });
     }
 

@@ -59,9 +59,9 @@ phone.register({
       if (choice === 'edit') return ctx.push(el => edit(el, c));
       if (choice === 'delete' && await ctx.confirm('Delete contact?', `${c.name} will be removed from your contacts.`, 'Delete')) {
         await ctx.api(`contacts/${c.id}`, { method: 'DELETE' });
+        await load();   // the list is current before it shows again: one picture, not two
         while (ctx.depth() > 1) ctx.pop();
         ctx.toast('Contact deleted');
-        return load();
       }
     }
 
@@ -106,9 +106,9 @@ phone.register({
         if (!body.name || !body.phone) { el.querySelector('#error').textContent = 'Name and phone are required.'; return; }
         if (c) await ctx.api(`contacts/${c.id}`, { method: 'PUT', body });
         else await ctx.api('contacts', { method: 'POST', body: { ...body, favorite: false } });
+        await load();   // the list is current before it shows again: one picture, not two
         while (ctx.depth() > 1) ctx.pop();
         ctx.toast(c ? 'Contact updated' : 'Contact saved');
-        await load();
       });
     }
 

@@ -57,9 +57,9 @@ phone.register({
     async function act(choice, c) {
       if (choice === 'delete') {
         await ctx.api(`calls/${c.id}`, { method: 'DELETE' });
-        while (ctx.depth() > 1) ctx.pop();
-        await load();
+        await load();   // the log is current before it shows again: one picture, not two
         render();
+        while (ctx.depth() > 1) ctx.pop();
       } else if (choice === 'message') ctx.open('messages', { phone: c.phone });
       else if (choice === 'add') ctx.open('contacts', { add: c.phone });
     }
@@ -121,10 +121,10 @@ phone.register({
         el.querySelector('#end-call').addEventListener('click', async () => {
           const secs = Math.round((ctx.now().getTime() - started) / 1000);
           await ctx.api(`calls/${row.id}`, { method: 'PUT', body: { duration_s: secs } }).catch(() => {});
-          ctx.pop();
-          await load();
+          await load();   // the log is current before it shows again: one picture, not two
           tab = 'recents';
           render();
+          ctx.pop();
         });
       });
     }
