@@ -32,6 +32,10 @@ __all__ = ["Sandbox", "SandboxError", "ChromiumBrowser", "XShmCapture", "XvfbDis
            "PathEscapeError", "XTestInput", "Desktop", "APPS"]
 
 
+#: actions that press a pointer button (the window manager may hold the press)
+_BUTTON_ACTIONS = (A.Click, A.DoubleClick, A.RightClick, A.MiddleClick, A.MouseDown, A.MouseUp, A.Drag)
+
+
 class SandboxError(RuntimeError):
     """A part of the sandbox failed (crashed browser, dead display, ...)."""
 
@@ -395,6 +399,10 @@ class Sandbox:
             inp.sync()
         else:
             raise A.ActionError(f"{action.action_type}() is not a screen action this env can perform")
+        if isinstance(action, _BUTTON_ACTIONS) and (self.desktop is not None or self._wm_proc is not None):
+            # the window manager holds a press in a window until it has focused and raised
+            # it: the app must have the press before it gets the next action's keys
+            inp.wm_barrier()
 
 
 def _walk(win, depth: int):

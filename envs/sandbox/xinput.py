@@ -2,11 +2,13 @@
 
 from __future__ import annotations
 
+import select
 import time
 
 from Xlib import X, XK
 from Xlib import display as xdisplay
 from Xlib.ext import xtest
+from Xlib.protocol import event
 
 # canonical key name (hybridgym.actions.keys) -> X keysym name
 _NAMED_KEYSYMS = {
@@ -149,6 +151,39 @@ class XTestInput:
 
     def sync(self) -> None:
         self._d.sync()
+
+    def wm_barrier(self, timeout: float = 1.0) -> bool:
+        """Return once the window manager has handled every event before this call (True),
+        or after `timeout` seconds (False: no EWMH window manager answered).
+
+        A window manager that binds clicks in windows (openbox: a click focuses and raises)
+        holds each press until it has acted on it, then lets it through to the app; keys
+        sent meanwhile are not held and would reach the app first. This asks the window
+        manager for the frame extents of a window of our own (_NET_REQUEST_FRAME_EXTENTS)
+        and waits for its answer: it answers in order, after the press it held.
+        """
+        d = self._d
+        if getattr(self, "_barrier", None) is None:
+            self._barrier = d.screen().root.create_window(0, 0, 1, 1, 0, X.CopyFromParent,
+                                                          event_mask=X.PropertyChangeMask)
+            self._extents = d.intern_atom("_NET_FRAME_EXTENTS")
+            self._request = d.intern_atom("_NET_REQUEST_FRAME_EXTENTS")
+        root = d.screen().root
+        ev = event.ClientMessage(window=self._barrier, client_type=self._request, data=(32, [0, 0, 0, 0, 0]))
+        root.send_event(ev, event_mask=X.SubstructureRedirectMask | X.SubstructureNotifyMask)
+        d.flush()
+        deadline = time.monotonic() + timeout
+        while True:
+            while d.pending_events():
+                e = d.next_event()
+                if (e.type == X.PropertyNotify and e.window.id == self._barrier.id and e.atom == self._extents
+                        and e.state == X.PropertyNewValue):
+                    return True
+            left = deadline - time.monotonic()
+            if left <= 0:
+                return False
+            select.select([d.fileno()], [], [], left)
+            d.display.pending_events()   # read what arrived
 
     def close(self) -> None:
         try:
