@@ -195,8 +195,10 @@ class HybridEnv(gym.Env):
         sb.workspace.clear()
         if sb.server is not None:
             sb.server.reset()
-        sb.input.move(sb.width - 1, sb.height - 1)  # a fixed pointer position: no stray hover
-        sb.input.sync()
+        park = (sb.width - 1, sb.height - 1)   # a fixed pointer position: no stray hover
+        if sb.input.pointer != park:   # (the X pointer moves only through sb.input)
+            sb.input.move(*park)
+            sb.input.sync()
         t_setup = time.perf_counter()
         task.setup(sb, params)
         self._prepare(task, params)
