@@ -217,8 +217,17 @@ class HybridEnv(gym.Env):
         """Suite hook after the step's actions, before the screen is observed (games: the clock)."""
 
     def _health(self) -> str | None:
-        """None if the sandbox is alive after a step, else what died (suites may answer cheaper)."""
+        """None if the sandbox is alive after a step, else what died. A step whose own round
+        trip reached the page (`_page_answered`) stands for the probe of the browser; the
+        display is still checked."""
+        if self._page_answered():
+            display = self.sandbox.display
+            return None if display is not None and display.is_alive() else "the X display died"
         return self.sandbox.health()
+
+    def _page_answered(self) -> bool:
+        """Suite hook: whether this step's own round trip to the page succeeded."""
+        return False
 
     def _progress(self, task: Task) -> tuple[float, bool]:
         """The task's running score (for reward_mode "score") and whether it ended by itself."""

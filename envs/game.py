@@ -79,11 +79,8 @@ class GameEnv(HybridEnv):
             self.sandbox.browser.flush_input(self.sandbox.input)
             self.sandbox.browser.advance_clock(ms)
 
-    def _health(self) -> str | None:
-        # the step's poll reached the page, so the browser is alive; the display may still have died
-        if self._polled is not None and self.sandbox.display is not None and self.sandbox.display.is_alive():
-            return None
-        return super()._health()
+    def _page_answered(self) -> bool:
+        return self._polled is not None   # the step's poll reached the page
 
     def _progress(self, task) -> tuple[float, bool]:
         if self._polled is None:

@@ -340,11 +340,8 @@ class MiniWoBEnv(BrowserEnv):
         params["_start_state"] = started["state"]
         self._start_waited = bool(started["waited"])
 
-    def _health(self) -> str | None:
-        # the step's frame wait reached the page, so the browser is alive; the display may have died
-        if self._page_done is not None and self.sandbox.display is not None and self.sandbox.display.is_alive():
-            return None
-        return super()._health()
+    def _page_answered(self) -> bool:
+        return self._page_done is not None   # the step's frame wait reached the page
 
     def _progress(self, task: Task) -> tuple[float, bool]:
         if self._page_done is None:

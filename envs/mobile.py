@@ -269,11 +269,8 @@ class MobileEnv(HybridEnv):
         else:
             super()._observe()
 
-    def _health(self) -> str | None:
-        # the step's round trip reached the page, so the browser is alive; the display may have died
-        if self._page_busy is not None and self.sandbox.display is not None and self.sandbox.display.is_alive():
-            return None
-        return super()._health()
+    def _page_answered(self) -> bool:
+        return self._page_busy is not None   # the after-input round trip reached the page
 
     def _system_action(self, act: A.Action) -> None:
         ph = self.sandbox.phone

@@ -377,10 +377,6 @@ class ChromiumBrowser:
             frame = _opaque_png(out["png"], (self.width, self.height))
         return frame, int(out["draws"]), out["data"]
 
-    def canvas_draws(self) -> int:
-        """How many 2D-canvas drawing calls the page has made so far."""
-        return int(self.page.evaluate("window.__hybridgymDraws || 0"))
-
     def viewport_origin(self) -> tuple[float, float]:
         """Screen position (in screen pixels) of the page's (0, 0)."""
         if self._origin is None:

@@ -57,6 +57,7 @@ class XTestInput:
         self._scratch_used: dict[int, float] = {}   # keycode -> time it was last remapped
         self._scratch_of: dict[int, int] = {}       # keysym -> scratch keycode holding it
         self.pointer = (0, 0)
+        self._barrier = None   # our window whose frame extents the window manager is asked for (wm_barrier)
 
     # -- pointer ---------------------------------------------------------
     def move(self, x: int, y: int) -> None:
@@ -163,7 +164,7 @@ class XTestInput:
         and waits for its answer: it answers in order, after the press it held.
         """
         d = self._d
-        if getattr(self, "_barrier", None) is None:
+        if self._barrier is None:
             self._barrier = d.screen().root.create_window(0, 0, 1, 1, 0, X.CopyFromParent,
                                                           event_mask=X.PropertyChangeMask)
             self._extents = d.intern_atom("_NET_FRAME_EXTENTS")
