@@ -196,3 +196,44 @@ def test_phone_taps_and_swipes_arrive_as_touch_events():
         assert page.evaluate("__ev.filter(e => e === 'touchmove').length") >= 3
     finally:
         sb.close()
+
+
+def test_settle_returns_what_the_browser_drew_after_the_mark():
+    sb = Sandbox(320, 240, browser="app", web_root=ASSETS / "web").start()
+    try:
+        cap, page = sb.capture, sb.browser.load(sb.server.url("/todo/index.html"))
+        cap.settle(quiet=0.05)
+        before = cap.mark()
+        frame, raw, info = cap.settle(before=before, change_timeout=0.1, quiet=0.01)
+        assert not info["changed"] and info["damage_events"] == 0 and raw == before
+        before = cap.mark()
+        page.evaluate("""() => { const d = document.createElement('div');
+            d.style.cssText = 'position:fixed;inset:0;background:rgb(255,0,0);z-index:99';
+            document.body.append(d); }""")
+        frame, raw, info = cap.settle(before=before, change_timeout=5.0, quiet=0.02)
+        assert info["changed"] and info["damage_events"] >= 1
+        assert (frame[20:200, 20:280] == (255, 0, 0)).all(), "the frame is not the one drawn after the change"
+        assert frame.flags.writeable and np.array_equal(frame, cap.grab())
+    finally:
+        sb.close()
+
+
+def test_a_display_can_refresh_faster_than_60_hz():
+    from Xlib import display as xdisplay
+    from Xlib.ext import randr
+
+    from hybridgym.sandbox import XvfbDisplay
+    with pytest.raises(ValueError, match="refresh_hz"):
+        XvfbDisplay(320, 240, refresh_hz=0)
+    disp = XvfbDisplay(320, 240, refresh_hz=240).start()
+    try:
+        d = xdisplay.Display(disp.name)
+        root = d.screen().root
+        res = randr.get_screen_resources(root)
+        mode_id = randr.get_crtc_info(root, res.crtcs[0], res.config_timestamp).mode
+        mode = next(m for m in res.modes if m.id == mode_id)
+        assert (mode.width, mode.height) == (320, 240)
+        assert mode.dot_clock / (mode.h_total * mode.v_total) == 240
+        d.close()
+    finally:
+        disp.stop()

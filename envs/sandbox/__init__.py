@@ -69,8 +69,9 @@ class Sandbox:
 
     def __init__(self, width: int, height: int, *, browser: str | None = None, scale: float = 1.0,
                  touch: bool = False, web_root: Path | None = None, window_manager: bool = False,
-                 shell_timeout: float = 30.0, desktop: bool = False):
+                 shell_timeout: float = 30.0, desktop: bool = False, refresh_hz: int = 60):
         self.width, self.height = width, height
+        self.refresh_hz = refresh_hz
         self._browser_mode, self._scale, self._touch = browser, scale, touch
         self._web_root, self._wm, self._shell_timeout = web_root, window_manager, shell_timeout
         self.display: XvfbDisplay | None = None
@@ -92,7 +93,7 @@ class Sandbox:
         _OPEN.add(self)
         try:
             t = time.perf_counter()
-            self.display = XvfbDisplay(self.width, self.height).start()
+            self.display = XvfbDisplay(self.width, self.height, refresh_hz=self.refresh_hz).start()
             self.input = XTestInput(self.display.name)
             self.capture = XShmCapture(self.display.name, self.width, self.height)
             self.timings["display_s"] = time.perf_counter() - t

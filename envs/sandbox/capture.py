@@ -1,22 +1,78 @@
-"""Screen capture of an X display through mss (XShmGetImage), and waiting for the screen to settle."""
+"""Screen capture of an X display through mss (XShmGetImage), and waiting for the screen to
+settle, told by the X DAMAGE extension when anything is drawn (polling frames where it is missing)."""
 
 from __future__ import annotations
 
+import select
 import time
 
 import mss
 import numpy as np
-from PIL import Image
+
+
+class DamageWatch:
+    """Tells when anything has been drawn on an X screen: a DAMAGE object on the root window
+    (level NonEmpty: one event when its region turns non-empty), re-armed after each event.
+    Waiting costs no CPU, where polling grabs of a phone screen took half a core from the
+    browser that was drawing it."""
+
+    def __init__(self, display_name: str):
+        from Xlib import display as xdisplay
+        from Xlib.ext import damage
+        self._d = xdisplay.Display(display_name)
+        try:
+            if not self._d.has_extension("DAMAGE"):
+                raise RuntimeError(f"X display {display_name} has no DAMAGE extension")
+            self._d.damage_query_version()
+            self._damage = self._d.screen().root.damage_create(damage.DamageReportNonEmpty)
+            self._d.sync()
+        except BaseException:
+            self._d.close()
+            raise
+
+    def take(self) -> bool:
+        """Whether anything was drawn since the last `take` (reads the events that have arrived;
+        re-arms)."""
+        n = 0
+        while self._d.pending_events():
+            self._d.next_event()
+            n += 1
+        if n:
+            self._d.damage_subtract(self._damage)
+            self._d.flush()
+        return n > 0
+
+    def wait(self, timeout: float) -> bool:
+        """Whether something is drawn within `timeout` seconds (or had been, unread)."""
+        if self.take():
+            return True
+        if timeout > 0 and select.select([self._d.fileno()], [], [], timeout)[0]:
+            return self.take()
+        return False
+
+    def arm(self) -> None:
+        """Forget what was drawn so far: after this returns, any drawing is an event."""
+        self._d.damage_subtract(self._damage)
+        self._d.sync()   # processed by the server before anything the caller does next
+        while self._d.pending_events():
+            self._d.next_event()
+
+    def close(self) -> None:
+        try:
+            self._d.close()
+        except Exception:
+            pass
 
 
 class XShmCapture:
     """Grabs the whole display as RGB uint8 (H, W, 3)."""
 
-    def __init__(self, display_name: str, width: int, height: int):
+    def __init__(self, display_name: str, width: int, height: int, damage: bool = True):
         self.width, self.height = width, height
         self._mss = mss.MSS(display=display_name)
         self._region = {"left": 0, "top": 0, "width": width, "height": height}
         self.shm = str(getattr(self._mss, "shm_status", "unknown"))
+        self.damage: DamageWatch | None = DamageWatch(display_name) if damage else None
 
     def grab_raw(self) -> bytes:
         """The display as BGRA bytes (cheap to compare)."""
@@ -24,23 +80,65 @@ class XShmCapture:
 
     @staticmethod
     def to_rgb(raw: bytes, width: int, height: int) -> np.ndarray:
-        """BGRA bytes -> a new, writable RGB array (PIL's C unpacker: about 3x faster than numpy
-        slicing; its bytes taken into a bytearray the array owns, half the time of np.array)."""
-        rgb = Image.frombuffer("RGB", (width, height), raw, "raw", "BGRX", 0, 1).tobytes()
-        return np.frombuffer(bytearray(rgb), np.uint8).reshape(height, width, 3)
+        """BGRA bytes -> a new, writable RGB array, one channel at a time (1.0 ms for a 720x1600
+        phone screen, where PIL's BGRX unpacker took 1.4 ms and a fancy-indexed copy 3.9 ms)."""
+        bgra = np.frombuffer(raw, np.uint8).reshape(height, width, 4)
+        rgb = np.empty((height, width, 3), np.uint8)
+        rgb[..., 0] = bgra[..., 2]
+        rgb[..., 1] = bgra[..., 1]
+        rgb[..., 2] = bgra[..., 0]
+        return rgb
 
     def grab(self) -> np.ndarray:
         return self.to_rgb(self.grab_raw(), self.width, self.height)
 
+    def mark(self) -> bytes:
+        """The screen now (BGRA), from which on `settle` counts drawing as a change."""
+        if self.damage is not None:
+            self.damage.arm()
+        return self.grab_raw()
+
     def settle(self, *, change_timeout: float = 0.05, quiet: float = 0.008,
                max_wait: float = 1.0, poll: float = 0.002, before: bytes | None = None) -> tuple[np.ndarray, bytes, dict]:
-        """Wait until the screen stops changing, by polling frames (no fixed long sleep).
+        """Wait until the screen stops changing (no fixed long sleep).
 
         If `before` is given (the frame before an action), waits up to `change_timeout` for
-        the screen to differ from it; once it has changed (or did not within that time),
-        returns as soon as the frame has been identical for `quiet` seconds. Gives up at
-        `max_wait` (an animation that never stops). Returns (RGB frame, raw BGRA, info).
+        the screen to change; once it has changed (or did not within that time), returns as
+        soon as nothing has been drawn for `quiet` seconds. Gives up at `max_wait` (an
+        animation that never stops). Returns (RGB frame, raw BGRA, info).
+
+        With DAMAGE, "changed" means drawn on since the last settle's frame (or `mark`),
+        and what was drawn before this call counts as drawn now; the frame is grabbed once,
+        at the end. Without it, frames are polled every `poll` seconds and compared.
         """
+        if self.damage is None:
+            return self._settle_polling(change_timeout, quiet, max_wait, poll, before)
+        start = time.perf_counter()
+        watch, events = self.damage, 0
+        drawn = watch.take() or before is None   # no `before`: wait for a quiet screen from now
+        last = start
+        events += drawn
+        while True:
+            now = time.perf_counter()
+            if now - start >= max_wait:
+                break
+            if drawn:
+                left = quiet - (now - last)
+                if left <= 0:
+                    break
+            else:
+                left = change_timeout - (now - start)
+                if left <= 0:
+                    break
+            if watch.wait(min(left, max_wait - (now - start))):
+                drawn, last = True, time.perf_counter()
+                events += 1
+        frame = self.grab_raw()
+        changed = before is None or frame != before
+        info = {"settle_s": time.perf_counter() - start, "damage_events": events, "changed": changed}
+        return self.to_rgb(frame, self.width, self.height), frame, info
+
+    def _settle_polling(self, change_timeout, quiet, max_wait, poll, before):
         start = time.perf_counter()
         frame = self.grab_raw()
         changed = before is None or frame != before
@@ -64,6 +162,8 @@ class XShmCapture:
         return self.to_rgb(frame, self.width, self.height), frame, info
 
     def close(self) -> None:
+        if self.damage is not None:
+            self.damage.close()
         try:
             self._mss.close()
         except Exception:

@@ -10,10 +10,13 @@ from pyvirtualdisplay import Display
 class XvfbDisplay:
     """One Xvfb server of a given size. `name` is the X display string (":N")."""
 
-    def __init__(self, width: int, height: int, depth: int = 24):
+    def __init__(self, width: int, height: int, depth: int = 24, refresh_hz: int = 60):
         if width < 64 or height < 64:
             raise ValueError(f"display size must be at least 64x64, got {width}x{height}")
+        if not 1 <= refresh_hz <= 1000:
+            raise ValueError(f"refresh_hz must be 1..1000, got {refresh_hz}")
         self.width, self.height, self.depth = width, height, depth
+        self.refresh_hz = refresh_hz
         self._display: Display | None = None
 
     def start(self) -> "XvfbDisplay":
@@ -23,7 +26,32 @@ class XvfbDisplay:
                 manage_global_env=False, extra_args=["-nolisten", "tcp", "-noreset"],
             )
             self._display.start()
+            if self.refresh_hz != 60:
+                self._set_refresh()
         return self
+
+    def _set_refresh(self) -> None:
+        """Give the screen a RandR mode of the same size at `refresh_hz`. Xvfb's own mode has no
+        timings, so clients assume 60 Hz; Chromium paces its frames (requestAnimationFrame, the
+        compositor's draws) by the rate of the screen's mode when it starts."""
+        from Xlib import display as xdisplay
+        from Xlib.ext import randr
+        d = xdisplay.Display(self.name)
+        try:
+            root = d.screen().root
+            res = randr.get_screen_resources(root)
+            w, h = self.width, self.height
+            mode = randr.create_mode(root, dict(
+                id=0, width=w, height=h, dot_clock=self.refresh_hz * w * h, h_sync_start=w, h_sync_end=w,
+                h_total=w, h_skew=0, v_sync_start=h, v_sync_end=h, v_total=h, name_length=0, flags=0),
+                f"{w}x{h}@{self.refresh_hz}").mode
+            out, crtc = res.outputs[0], res.crtcs[0]
+            randr.add_output_mode(d, out, mode)
+            status = randr.set_crtc_config(d, crtc, res.config_timestamp, 0, 0, mode, randr.Rotate_0, [out]).status
+            if status != 0:
+                raise RuntimeError(f"Xvfb refused the {self.refresh_hz} Hz mode (RandR status {status})")
+        finally:
+            d.close()
 
     @property
     def name(self) -> str:
