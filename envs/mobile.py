@@ -20,8 +20,11 @@ PHONE_NOW = "2026-03-14T09:30:00"
 #: how long a long press is held at least, in seconds of the page's clock
 LONG_PRESS_S = 1.0
 #: after a step's input, how long nothing may be drawn before the screen counts as settled
-#: (replaying 30 tasks' oracles: 1 stale observation in 186 steps at 4 ms, 8 at 2 ms)
+#: (replaying 30 tasks' oracles: 0-2 stale observations in 186 steps at 4 ms, 8 at 2 ms)
 SETTLE_QUIET_S = 0.004
+#: after a step whose input made the apps call their backend, drawing older than this when the
+#: page's last frame is done is an earlier picture, not the reply's
+REPLY_FRAME_AGE_S = 0.010
 
 
 @runtime_checkable
@@ -154,11 +157,12 @@ _NEXT_FRAME_SCRIPT = """(() => { const raf = window.requestAnimationFrame.bind(w
   Object.defineProperty(window, '__phoneNextFrame', { value: () => new Promise(r => raf(r)), enumerable: false }); })();"""
 # wait until the apps are idle, then until the next frame (the one that shows the DOM as it is
 # now) has been painted and handed to the compositor; answers whether other requests or a page
-# load are still in flight (`__hybridgymBusy`)
-_IDLE = ("(window.phone && phone.idle ? Promise.race([phone.idle(), new Promise(r => setTimeout(r, 2000))]) : Promise.resolve())"
-         ".then(() => window.__phoneNextFrame && window.__phoneNextFrame())"
-         ".then(() => new Promise(r => setTimeout(r, 0)))"
-         ".then(() => Boolean(window.__hybridgymBusy && window.__hybridgymBusy()))")
+# load are still in flight (`__hybridgymBusy`), and how many backend requests the apps made
+# (-1: unknown)
+_IDLE = ("(window.phone && phone.idle ? Promise.race([phone.idle(), new Promise(r => setTimeout(() => r(-1), 2000))]) : Promise.resolve(-1))"
+         ".then(n => Promise.resolve(window.__phoneNextFrame && window.__phoneNextFrame()).then(() => n))"
+         ".then(n => new Promise(r => setTimeout(() => r(n), 0)))"
+         ".then(n => [Boolean(window.__hybridgymBusy && window.__hybridgymBusy()), typeof n === 'number' ? n : -1])")
 # wait (at most n frames) until the page saw the n-th barrier key, then until the apps are idle
 _BARRIER_THEN_IDLE = f"""([n, frames]) => Promise.resolve(window.__hybridgymInputSeen && window.__hybridgymInputSeen(n, frames))
   .then(() => {_IDLE})"""
@@ -231,6 +235,7 @@ class MobileEnv(HybridEnv):
 
     suite = "mobile"
     _page_busy: bool | None = None   # after a step's input: whether the page is still busy (None: not asked)
+    _page_requests = -1   # after a step's input: the apps' backend requests since the input (-1: unknown)
     screen_size = (720, 1600)
     refresh_hz = 240   # the phone's display: Chromium paces its frames by it (see `XvfbDisplay`)
     platform = "mobile"
@@ -240,10 +245,10 @@ class MobileEnv(HybridEnv):
                             refresh_hz=self.refresh_hz)
 
     def step(self, action):
-        # the screen as the touch finds it is what the next observation must differ from (the
-        # last observation may predate a frame that was still on its way)
+        # what is drawn from here on is the step's (the last observation may predate a frame
+        # that was still on its way: drawing before the touch must not end the wait)
         if not self._done and self.sandbox is not None and self.sandbox.capture is not None:
-            self._raw = self.sandbox.capture.mark()
+            self.sandbox.capture.mark()
         return super().step(action)
 
     def _after_actions(self, actions: list[A.Action]) -> None:
@@ -257,9 +262,9 @@ class MobileEnv(HybridEnv):
         if any(isinstance(a, _X_INPUT) for a in actions):
             b._sentinels += 1   # the browser's barrier count, shared with its flush_input
             self.sandbox.input.hotkey(("pause",))
-            self._page_busy = b.page.evaluate(_BARRIER_THEN_IDLE, [b._sentinels, 30])
+            self._page_busy, self._page_requests = b.page.evaluate(_BARRIER_THEN_IDLE, [b._sentinels, 30])
         elif any(isinstance(a, (A.PressBack, A.PressHome, A.OpenApp)) for a in actions):
-            self._page_busy = b.page.evaluate(_IDLE)
+            self._page_busy, self._page_requests = b.page.evaluate(_IDLE)
 
     def _observe(self, first: bool = False) -> None:
         if first:   # the shell is up (`boot_phone`) and has no animations: its first frame, then a short quiet
@@ -270,7 +275,13 @@ class MobileEnv(HybridEnv):
             # (no need to ask the page whether it is busy): it is drawn within a few ms, and
             # earlier frames may still be drawn before it. So: the first drawing since the
             # step's input, then nothing drawn for `SETTLE_QUIET_S` (X DAMAGE events).
-            self._frame, self._raw, _ = self.sandbox.capture.settle(before=self._raw, quiet=SETTLE_QUIET_S, max_wait=0.5)
+            # When the apps called their backend, the screen drawn from the reply may follow the
+            # tap's own picture by many frames (Save: the keyboard goes, the list comes with the
+            # reply): a picture drawn well before the page's last frame is not the result.
+            requests = self._page_requests != 0
+            self._frame, self._raw, _ = self.sandbox.capture.settle(
+                before=self._raw, quiet=SETTLE_QUIET_S, max_wait=0.5,
+                older_than=REPLY_FRAME_AGE_S if requests else None, change_timeout=0.02 if requests else 0.05)
         else:
             super()._observe()
 

@@ -6,6 +6,7 @@ import json
 import os
 import socket
 import threading
+import time
 import urllib.request
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 
@@ -203,10 +204,12 @@ def test_settle_returns_what_the_browser_drew_after_the_mark():
     try:
         cap, page = sb.capture, sb.browser.load(sb.server.url("/todo/index.html"))
         cap.settle(quiet=0.05)
-        before = cap.mark()
+        cap.mark()
+        before = cap.grab_raw()
         frame, raw, info = cap.settle(before=before, change_timeout=0.1, quiet=0.01)
         assert not info["changed"] and info["damage_events"] == 0 and raw == before
-        before = cap.mark()
+        cap.mark()
+        before = cap.grab_raw()
         page.evaluate("""() => { const d = document.createElement('div');
             d.style.cssText = 'position:fixed;inset:0;background:rgb(255,0,0);z-index:99';
             document.body.append(d); }""")
@@ -214,6 +217,22 @@ def test_settle_returns_what_the_browser_drew_after_the_mark():
         assert info["changed"] and info["damage_events"] >= 1
         assert (frame[20:200, 20:280] == (255, 0, 0)).all(), "the frame is not the one drawn after the change"
         assert frame.flags.writeable and np.array_equal(frame, cap.grab())
+        # the X server's clock, as the damage events carry it, against ours
+        cap.mark()
+        page.evaluate("document.querySelector('div[style*=fixed]').style.background = 'rgb(0, 0, 255)'")
+        assert cap.damage.wait(5.0)
+        a0 = cap.damage.age()
+        time.sleep(0.2)
+        a1 = cap.damage.age()
+        assert 0 <= a0 < 1.0 and 0.19 <= a1 - a0 < 1.0
+        # a picture drawn longer ago than `older_than` does not end the wait for the change
+        for older_than, events in ((0.15, 0), (None, 1)):
+            cap.mark()
+            page.evaluate("document.querySelector('div[style*=fixed]').style.background = 'rgb(0, 0, %d)'"
+                          % (0 if older_than else 99))
+            time.sleep(0.4)   # drawn meanwhile; the event not read yet
+            frame, raw, info = cap.settle(before=raw, change_timeout=0.1, quiet=0.02, older_than=older_than)
+            assert info["damage_events"] == events
     finally:
         sb.close()
 

@@ -74,21 +74,25 @@
   let settingsId = null;
 
   // ---- backend --------------------------------------------------------------------------
-  let inflight = 0;
+  let inflight = 0, requests = 0;   // in flight; started since the last idle() resolved
   const idleWaiters = [];
   function settleIdle() {   // a macrotask after the last request: the code awaiting it has rendered
     if (inflight || tapping) return;
     // a screen that replaced the focused field takes the keyboard away now, in the same frame,
     // not a frame later when the lost focus is noticed
     if (idleWaiters.length) refreshKeyboard();
-    while (idleWaiters.length) idleWaiters.shift()(true);
+    const n = requests;
+    requests = 0;
+    while (idleWaiters.length) idleWaiters.shift()(n);
   }
-  /** resolves once no backend request is in flight (the env waits for it before it looks) */
+  /** resolves once no backend request is in flight (the env waits for it before it looks), with
+   * the number of requests made since it last resolved */
   const idle = () => new Promise(r => { idleWaiters.push(r); setTimeout(settleIdle, 0); });   // after pending 0 ms timers too
   async function api(path, opts = {}) {
     const init = { method: opts.method || 'GET', headers: { 'Content-Type': 'application/json' } };
     if (opts.body !== undefined) init.body = JSON.stringify(opts.body);
     inflight++;
+    requests++;
     try {
       const r = await fetch('/api/' + String(path).replace(/^\/+/, ''), init);
       const data = await r.json().catch(() => null);

@@ -24,23 +24,48 @@ class DamageWatch:
             if not self._d.has_extension("DAMAGE"):
                 raise RuntimeError(f"X display {display_name} has no DAMAGE extension")
             self._d.damage_query_version()
+            self._offset_ms = self._server_clock_offset()
             self._damage = self._d.screen().root.damage_create(damage.DamageReportNonEmpty)
             self._d.sync()
         except BaseException:
             self._d.close()
             raise
+        self.last_ms = 0   # X server time of the last drawing seen
+
+    def _server_clock_offset(self) -> float:
+        """X server time (ms) minus time.monotonic() (ms), from a property change's timestamp."""
+        from Xlib import X, Xatom
+        win = self._d.screen().root.create_window(0, 0, 1, 1, 0, X.CopyFromParent, X.InputOnly,
+                                                  X.CopyFromParent, event_mask=X.PropertyChangeMask)
+        t0 = time.monotonic()
+        win.change_property(Xatom.WM_NAME, Xatom.STRING, 8, b"hybridgym")
+        while True:
+            ev = self._d.next_event()
+            if ev.type == X.PropertyNotify:
+                break
+        t1 = time.monotonic()
+        win.destroy()
+        self._d.sync()
+        return ev.time - (t0 + t1) / 2 * 1000
 
     def take(self) -> bool:
         """Whether anything was drawn since the last `take` (reads the events that have arrived;
         re-arms)."""
         n = 0
         while self._d.pending_events():
-            self._d.next_event()
-            n += 1
+            ev = self._d.next_event()
+            if hasattr(ev, "drawable_geometry"):   # a DamageNotify
+                n += 1
+                self.last_ms = ev.timestamp
         if n:
             self._d.damage_subtract(self._damage)
             self._d.flush()
         return n > 0
+
+    def age(self) -> float:
+        """Seconds since the last drawing seen by `take`."""
+        d = (time.monotonic() * 1000 + self._offset_ms - self.last_ms) % 2 ** 32   # the server's time wraps
+        return max(0.0, d - 2 ** 32 if d >= 2 ** 31 else d) / 1000   # ms ticks: a moment early
 
     def wait(self, timeout: float) -> bool:
         """Whether something is drawn within `timeout` seconds (or had been, unread)."""
@@ -74,9 +99,10 @@ class XShmCapture:
         self.shm = str(getattr(self._mss, "shm_status", "unknown"))
         self.damage: DamageWatch | None = DamageWatch(display_name) if damage else None
 
-    def grab_raw(self) -> bytes:
-        """The display as BGRA bytes (cheap to compare)."""
-        return self._mss.grab(self._region).bgra
+    def grab_raw(self) -> bytearray:
+        """The display as BGRA bytes (cheap to compare): mss's own copy of the shared memory,
+        not copied again into `bytes` (0.5 ms of a phone screen)."""
+        return self._mss.grab(self._region).raw
 
     @staticmethod
     def to_rgb(raw: bytes, width: int, height: int) -> np.ndarray:
@@ -92,14 +118,15 @@ class XShmCapture:
     def grab(self) -> np.ndarray:
         return self.to_rgb(self.grab_raw(), self.width, self.height)
 
-    def mark(self) -> bytes:
-        """The screen now (BGRA), from which on `settle` counts drawing as a change."""
+    def mark(self) -> None:
+        """From now on, `settle` counts drawing as a change (forgets what was drawn before).
+        Without DAMAGE, a no-op: the frames are compared with `before`."""
         if self.damage is not None:
             self.damage.arm()
-        return self.grab_raw()
 
     def settle(self, *, change_timeout: float = 0.05, quiet: float = 0.008,
-               max_wait: float = 1.0, poll: float = 0.002, before: bytes | None = None) -> tuple[np.ndarray, bytes, dict]:
+               max_wait: float = 1.0, poll: float = 0.002, before: bytes | None = None,
+               older_than: float | None = None) -> tuple[np.ndarray, bytes, dict]:
         """Wait until the screen stops changing (no fixed long sleep).
 
         If `before` is given (the frame before an action), waits up to `change_timeout` for
@@ -108,14 +135,18 @@ class XShmCapture:
         animation that never stops). Returns (RGB frame, raw BGRA, info).
 
         With DAMAGE, "changed" means drawn on since the last settle's frame (or `mark`),
-        and what was drawn before this call counts as drawn now; the frame is grabbed once,
-        at the end. Without it, frames are polled every `poll` seconds and compared.
+        and what was drawn before this call counts as drawn now, unless it was drawn more than
+        `older_than` seconds ago (then the change is still to come); the frame is grabbed
+        once, at the end. Without it, frames are polled every `poll` seconds and compared.
         """
         if self.damage is None:
             return self._settle_polling(change_timeout, quiet, max_wait, poll, before)
         start = time.perf_counter()
         watch, events = self.damage, 0
-        drawn = watch.take() or before is None   # no `before`: wait for a quiet screen from now
+        drawn = watch.take()
+        if drawn and older_than is not None and watch.age() > older_than:
+            drawn = False   # an earlier picture: the one awaited is still to come
+        drawn = drawn or before is None   # no `before`: wait for a quiet screen from now
         last = start
         events += drawn
         while True:
