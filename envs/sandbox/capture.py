@@ -97,7 +97,12 @@ class XShmCapture:
         self._mss = mss.MSS(display=display_name)
         self._region = {"left": 0, "top": 0, "width": width, "height": height}
         self.shm = str(getattr(self._mss, "shm_status", "unknown"))
-        self.damage: DamageWatch | None = DamageWatch(display_name) if damage else None
+        self.damage: DamageWatch | None = None
+        if damage:
+            try:
+                self.damage = DamageWatch(display_name)
+            except RuntimeError:   # no DAMAGE extension: poll
+                pass
 
     def grab_raw(self) -> bytearray:
         """The display as BGRA bytes (cheap to compare): mss's own copy of the shared memory,
