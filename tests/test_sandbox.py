@@ -256,3 +256,16 @@ def test_a_display_can_refresh_faster_than_60_hz():
         d.close()
     finally:
         disp.stop()
+
+
+def test_waiting_for_a_frame_survives_a_navigation_meanwhile():
+    sb = Sandbox(640, 480, browser="window", web_root=ASSETS / "web").start()
+    try:
+        page = sb.browser.load(sb.server.url("/todo/index.html"))
+        # the document is replaced while the env waits for its frames
+        page.evaluate("setTimeout(() => { location.href = location.pathname + '?next=1'; }, 5)")
+        sb.browser.wait_real_frame()
+        page.wait_for_url("**?next=1", timeout=10000)
+        sb.browser.wait_real_frame()
+    finally:
+        sb.close()

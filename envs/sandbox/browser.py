@@ -319,9 +319,24 @@ class ChromiumBrowser:
         """
         self.page.evaluate(self._RUN_FOR_JS % max(0, int(ms)))
 
-    def wait_real_frame(self) -> None:
-        """Return once the page has produced two real frames (works under a fake clock)."""
-        self.page.evaluate("window.__hybridgymRealFrame ? window.__hybridgymRealFrame() : 0")
+    def wait_real_frame(self, attempts: int = 3) -> None:
+        """Return once the page has produced two real frames (works under a fake clock).
+
+        A navigation that replaces the document meanwhile (a form submitted by a key that
+        reached the page late, a redirect) destroys the call's context: then the new
+        document is waited for (its `load`) and asked again.
+        """
+        for attempt in range(attempts):
+            try:
+                self.page.evaluate("window.__hybridgymRealFrame ? window.__hybridgymRealFrame() : 0")
+                return
+            except PlaywrightError as e:
+                if "context was destroyed" not in str(e) or attempt == attempts - 1:
+                    raise
+            try:
+                self.page.wait_for_load_state("load", timeout=5000)
+            except PlaywrightError:
+                pass
 
     def flush_input(self, xinput, max_frames: int = 120) -> None:
         """Return once the page has received every X input event sent before this call.
