@@ -76,11 +76,15 @@ class DamageWatch:
         return False
 
     def arm(self) -> None:
-        """Forget what was drawn so far: after this returns, any drawing is an event."""
-        self._d.damage_subtract(self._damage)
-        self._d.sync()   # processed by the server before anything the caller does next
+        """Forget what was drawn so far: after this returns, any drawing is an event.
+
+        The events already read are dropped before the region is cleared, not after: an event
+        of a drawing made just after the clearing must stay (dropped, it would leave the
+        region non-empty and no further drawing would be reported)."""
         while self._d.pending_events():
             self._d.next_event()
+        self._d.damage_subtract(self._damage)
+        self._d.sync()   # processed by the server before anything the caller does next
 
     def close(self) -> None:
         try:
@@ -151,9 +155,9 @@ class XShmCapture:
         drawn = watch.take()
         if drawn and older_than is not None and watch.age() > older_than:
             drawn = False   # an earlier picture: the one awaited is still to come
+        events += drawn
         drawn = drawn or before is None   # no `before`: wait for a quiet screen from now
         last = start
-        events += drawn
         while True:
             now = time.perf_counter()
             if now - start >= max_wait:
