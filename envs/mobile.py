@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import time
-import weakref
 from typing import Protocol, runtime_checkable
 
 import numpy as np
@@ -15,8 +14,6 @@ from .actions.uitars import _scroll_swipe
 from .core import HybridEnv
 from .sandbox import Sandbox
 
-#: the phone's clock at the start of every episode unless a task says otherwise (a Saturday morning)
-PHONE_NOW = "2026-03-14T09:30:00"
 #: how long a long press is held at least, in seconds of the page's clock
 LONG_PRESS_S = 1.0
 #: after a step's input, how long nothing may be drawn before the screen counts as settled
@@ -152,41 +149,17 @@ class PhoneSandbox(Sandbox):
 
 _X_INPUT = (A.Tap, A.Click, A.DoubleClick, A.LongPress, A.Swipe, A.Drag, A.Scroll, A.TypeText, A.Hotkey,
             A.KeyDown, A.KeyUp, A.MouseDown, A.MouseUp)
-# the start of the page's next real frame: the frame that shows the DOM as it is now is being drawn
-_NEXT_FRAME_SCRIPT = """(() => { const raf = window.requestAnimationFrame.bind(window);
-  Object.defineProperty(window, '__phoneNextFrame', { value: () => new Promise(r => raf(r)), enumerable: false }); })();"""
 # wait until the apps are idle, then until the next frame (the one that shows the DOM as it is
 # now) has been painted and handed to the compositor; answers whether other requests or a page
 # load are still in flight (`__hybridgymBusy`), and how many backend requests the apps made
 # (-1: unknown)
 _IDLE = ("(window.phone && phone.idle ? Promise.race([phone.idle(), new Promise(r => setTimeout(() => r(-1), 2000))]) : Promise.resolve(-1))"
-         ".then(n => Promise.resolve(window.__phoneNextFrame && window.__phoneNextFrame()).then(() => n))"
+         ".then(n => Promise.resolve(window.__hybridgymNextFrame && window.__hybridgymNextFrame()).then(() => n))"
          ".then(n => new Promise(r => setTimeout(() => r(n), 0)))"
          ".then(n => [Boolean(window.__hybridgymBusy && window.__hybridgymBusy()), typeof n === 'number' ? n : -1])")
 # wait (at most n frames) until the page saw the n-th barrier key, then until the apps are idle
 _BARRIER_THEN_IDLE = f"""([n, frames]) => Promise.resolve(window.__hybridgymInputSeen && window.__hybridgymInputSeen(n, frames))
   .then(() => {_IDLE})"""
-_CLOCKED: weakref.WeakSet = weakref.WeakSet()   # browser contexts with Playwright's clock installed
-
-
-def boot_phone(sb: Sandbox, records: dict[str, list[dict]], fields: dict[str, tuple[str, ...]],
-               now: str = PHONE_NOW) -> None:
-    """A task's setup: seed the phone's records, set its clock to `now` (running from there,
-    local time "YYYY-MM-DDTHH:MM:SS"), load the shell and wait until the home screen is up."""
-    sb.server.store.load(records, fields)
-    b = sb.browser
-    if b.context is None or b.page is None or b.page.is_closed():
-        b.load("about:blank")
-    if b.context not in _CLOCKED:
-        b.context.add_init_script(_NEXT_FRAME_SCRIPT)   # before the clock replaces requestAnimationFrame
-        b.context.clock.install(time=now)
-        _CLOCKED.add(b.context)
-    else:
-        b.page.clock.set_system_time(now)
-    b.load(sb.server.url("/index.html"))
-    b.page.wait_for_selector("body[data-ready]", timeout=10000)
-
-
 class MobileEnv(HybridEnv):
     """
     ## Description
@@ -199,7 +172,7 @@ class MobileEnv(HybridEnv):
     Chromium's touch emulation (CDP `Emulation.setEmitTouchEventsForMouse`)
     delivers touchstart/touchmove/touchend with pointerType "touch". Typing goes
     through the X keyboard. The phone's clock is Playwright's clock, set by the
-    task (default `PHONE_NOW`) and running. App state lives in the env's backend
+    task (default `hybridgym.tasks.kit.phone.PHONE_NOW`) and running. App state lives in the env's backend
     records. Touch and keys go through a `PhoneBackend` (`ChromiumPhone`), the
     interface a real device could implement. Before each observation the env
     waits until the page has received the step's input and the apps' backend

@@ -1,4 +1,4 @@
-"""Checkers of the Admin console's state (envs/webapps/admin.py): users, settings and permissions changed as asked, nothing else.
+"""Checkers of the Admin console's state (tasks/webapps/admin.py): users, settings and permissions changed as asked, nothing else.
 
 State is the backend snapshot: {"users": [...], "permissions": {group: [perm]},
 "settings": {section: {key: value}}, "audit": [...]}. The audit log is not

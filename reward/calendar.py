@@ -1,4 +1,4 @@
-"""Checkers of the Calendar app's state (envs/webapps/calendar.py): events created, changed, deleted, and nothing else touched.
+"""Checkers of the Calendar app's state (tasks/webapps/calendar.py): events created, changed, deleted, and nothing else touched.
 
 Each takes the `events` lists of the baseline and of the final state (all owners)
 and is pure, so it is unit-tested on plain data.

@@ -1,4 +1,4 @@
-"""Checkers of the Webmail app's state (envs/webapps/mail.py `MailApp.state()`): folders, flags and sent mail."""
+"""Checkers of the Webmail app's state (tasks/webapps/mail.py `MailApp.state()`): folders, flags and sent mail."""
 
 from __future__ import annotations
 

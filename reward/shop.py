@@ -1,4 +1,4 @@
-"""Checkers of the Shop web app's state (envs/webapps/shop.py `ShopApp.state()`): cart, wishlist and orders."""
+"""Checkers of the Shop web app's state (tasks/webapps/shop.py `ShopApp.state()`): cart, wishlist and orders."""
 
 from __future__ import annotations
 

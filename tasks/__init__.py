@@ -1,7 +1,10 @@
-"""The task catalogue: the task model and the four suites (computer, browser, mobile, game).
+"""The task catalogue: the task contract (`base`), the kit families are written with (`kit`),
+the web app backends (`webapps`), and one module per task family.
 
-Every module of this package is imported here, so a new task file registers its
-tasks by being added (see docs/adding-a-task.md).
+Importing this package imports every family module (any module here that is not `base`,
+`kit`, `webapps`, `players` or private), so a new family file registers its tasks by being
+added (see docs/adding-a-task.md). The engine (`hybridgym.core` and the suite envs) imports
+only `hybridgym.tasks.base`.
 """
 
 import importlib
@@ -9,8 +12,10 @@ import pkgutil
 
 from .base import SUITES, TASKS, Episode, Task, register_task, tasks_of
 
+_NOT_FAMILIES = {"base", "kit", "webapps", "players"}
+
 for _mod in sorted(m.name for m in pkgutil.iter_modules(__path__)):
-    if _mod != "base" and not _mod.startswith("_"):
+    if _mod not in _NOT_FAMILIES and not _mod.startswith("_"):
         importlib.import_module(f"{__name__}.{_mod}")
 
 __all__ = ["SUITES", "TASKS", "Episode", "Task", "register_task", "tasks_of"]

@@ -1,4 +1,4 @@
-"""Browser tasks on the Admin console (assets/web/admin/, backend envs/webapps/admin.py): tables, bulk actions, settings forms.
+"""Browser tasks on the Admin console (assets/web/admin/, backend tasks/webapps/admin.py): tables, bulk actions, settings forms.
 
 ## Description
 An organisation's admin console: a users table (64-75 seeded users; search, filters,
@@ -35,7 +35,7 @@ import numpy as np
 
 from hybridgym.reward.admin import admin_state_changed
 from hybridgym.reward.checkers import all_of, answer_matches
-from hybridgym.webapps import admin as adm
+from hybridgym.tasks.webapps import admin as adm
 
 from .base import Task, register_task
 from .browser_calendar import choose, click, fill, open_app, wait_idle

@@ -1,4 +1,4 @@
-"""Browser tasks on the Calendar app (assets/web/calendar/, backend envs/webapps/calendar.py): dates, forms, conflicts, rooms.
+"""Browser tasks on the Calendar app (assets/web/calendar/, backend tasks/webapps/calendar.py): dates, forms, conflicts, rooms.
 
 ## Description
 A month/week calendar with an event form (custom date picker or typed dates, time
@@ -42,7 +42,7 @@ from hybridgym.reward import CheckResult
 from hybridgym.reward.calendar import (calendar_event_changed, calendar_event_created, calendar_events_deleted,
                                        calendar_others_unchanged, calendar_series_created)
 from hybridgym.reward.checkers import all_of, answer_matches
-from hybridgym.webapps import calendar as cal
+from hybridgym.tasks.webapps import calendar as cal
 
 from .base import Task, register_task
 

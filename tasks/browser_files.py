@@ -16,7 +16,7 @@ import numpy as np
 from hybridgym.reward import CheckResult
 from hybridgym.reward.checkers import all_of, records_unchanged
 from hybridgym.reward.research import downloaded, records_changed_exactly, records_changed_only, research_answer
-from hybridgym.webapps import files as drive_app
+from hybridgym.tasks.webapps import files as drive_app
 
 from .base import Task, register_task
 

@@ -1,4 +1,4 @@
-"""Browser tasks on the Webmail app (assets/web/mail/, backend envs/webapps/mail.py): read, search, star, move, reply, forward.
+"""Browser tasks on the Webmail app (assets/web/mail/, backend tasks/webapps/mail.py): read, search, star, move, reply, forward.
 
 ## Description
 "Lumen Mail": a seeded mailbox (~70 messages over Inbox, Sent, Archive, Trash and custom
@@ -33,7 +33,7 @@ import numpy as np
 
 from hybridgym.reward.checkers import all_of, answer_matches
 from hybridgym.reward.mail import mail_sent, mail_sent_and_changed, mailbox_changed_only
-from hybridgym.webapps import mail
+from hybridgym.tasks.webapps import mail
 
 from .base import Task, register_task
 from .browser_shop import choose, click, click_nav, fill, finish, page_of, type_nav, wait_ready, wait_tabs

@@ -18,7 +18,7 @@ import numpy as np
 
 from hybridgym.reward import CheckResult
 from hybridgym.reward.research import research_answer
-from hybridgym.webapps import wiki
+from hybridgym.tasks.webapps import wiki
 
 from .base import Task, register_task
 

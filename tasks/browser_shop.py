@@ -1,4 +1,4 @@
-"""Browser tasks on the Shop web app (assets/web/shop/, backend envs/webapps/shop.py): search, filters, cart, checkout.
+"""Browser tasks on the Shop web app (assets/web/shop/, backend tasks/webapps/shop.py): search, filters, cart, checkout.
 
 ## Description
 "Northwind Market": a catalogue of 144 seeded products (8 categories, brands, prices,
@@ -38,7 +38,7 @@ import numpy as np
 from hybridgym.reward import CheckResult
 from hybridgym.reward.checkers import all_of, answer_matches
 from hybridgym.reward.shop import cart_is, order_placed, shop_unchanged
-from hybridgym.webapps import shop
+from hybridgym.tasks.webapps import shop
 
 from .base import Task, register_task
 

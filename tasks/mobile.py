@@ -14,7 +14,7 @@ from typing import Iterator
 import numpy as np
 from playwright.sync_api import Error as PlaywrightError
 
-from hybridgym.mobile import PHONE_NOW, boot_phone
+from hybridgym.tasks.kit.phone import PHONE_NOW, boot_phone
 from hybridgym.reward import CheckResult
 from hybridgym.reward.checkers import all_of, answer_matches
 from hybridgym.reward.phone import answer_in, collections_changed, matches

@@ -9,7 +9,7 @@ from typing import Iterator
 
 import numpy as np
 
-from hybridgym.mobile import boot_phone
+from hybridgym.tasks.kit.phone import boot_phone
 from hybridgym.reward import CheckResult
 from hybridgym.reward.checkers import all_of
 from hybridgym.reward.phone import answer_in

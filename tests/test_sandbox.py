@@ -181,7 +181,7 @@ def test_phone_taps_and_swipes_arrive_as_touch_events():
     from hybridgym.actions import model as A
     sb = Sandbox(720, 1600, browser="app", scale=2.0, touch=True, web_root=ASSETS / "phone").start()
     try:
-        from hybridgym.mobile import boot_phone
+        from hybridgym.tasks.kit.phone import boot_phone
         boot_phone(sb, {"contacts": [{"name": "Ana Li", "phone": "1"}]}, {"contacts": ("name", "phone")})
         page = sb.browser.page
         page.evaluate("window.__ev = []; for (const t of ['touchstart', 'touchmove', 'touchend', 'click']) "

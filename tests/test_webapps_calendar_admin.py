@@ -12,8 +12,8 @@ from hybridgym.reward.admin import admin_state_changed
 from hybridgym.reward.calendar import (calendar_event_changed, calendar_event_created, calendar_events_deleted,
                                        calendar_series_created)
 from hybridgym.sandbox import Request
-from hybridgym.webapps import admin as adm
-from hybridgym.webapps import calendar as cal
+from hybridgym.tasks.webapps import admin as adm
+from hybridgym.tasks.webapps import calendar as cal
 
 
 def call(backend, method: str, path: str, body=None, **query):

@@ -11,7 +11,7 @@ from hybridgym.reward.mail import mail_sent, mailbox_changed_only
 from hybridgym.reward.shop import cart_is, order_placed, shop_unchanged
 from hybridgym.sandbox import Request
 from hybridgym.tasks import TASKS
-from hybridgym.webapps import mail, shop
+from hybridgym.tasks.webapps import mail, shop
 
 GOOD_FORM = {"name": "Ada Lovelace", "street": "1 Analytical Way", "city": "London", "postcode": "12345",
              "phone": "0207 946 0123", "email": "ada@example.com", "card": "4111 1111 1111 1111",

@@ -13,8 +13,8 @@ import pytest
 from hybridgym.reward.research import downloaded, records_changed_only, research_answer
 from hybridgym.sandbox import AppServer, Request
 from hybridgym.tasks import TASKS
-from hybridgym.webapps import files as drive_app
-from hybridgym.webapps import wiki
+from hybridgym.tasks.webapps import files as drive_app
+from hybridgym.tasks.webapps import wiki
 
 
 # -- corpus --------------------------------------------------------------------------------

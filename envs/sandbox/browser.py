@@ -42,6 +42,9 @@ _REAL_FRAME_SCRIPT = """
   const raf = window.requestAnimationFrame.bind(window);
   Object.defineProperty(window, '__hybridgymRealFrame', {
     value: () => new Promise(r => raf(() => raf(r))), enumerable: false });
+  // the start of the page's next real frame (the one that shows the DOM as it is now)
+  Object.defineProperty(window, '__hybridgymNextFrame', {
+    value: () => new Promise(r => raf(r)), enumerable: false });
   // input barrier: the env presses Pause after a step's input and waits until the page saw it,
   // so all earlier input has been dispatched (Pause never reaches the page's own handlers)
   let sentinel = 0; const waiters = [];
@@ -288,6 +291,18 @@ class ChromiumBrowser:
         self._origin = None
         self._sentinels = 0
         return self.page
+
+    def set_clock(self, now: str | float) -> None:
+        """Run the page's clock from `now` (an ISO local time "YYYY-MM-DDTHH:MM:SS" or ms since
+        the epoch): Playwright's clock, installed once per context and running; later calls set
+        the time. (`load(clock_time=...)` installs a paused clock instead, for games.)"""
+        if self.context is None or self.page is None or self.page.is_closed():
+            self.load("about:blank")
+        if not self._clock_installed:
+            self.context.clock.install(time=now)
+            self._clock_installed = True
+        else:
+            self.page.clock.set_system_time(now)
 
     def busy(self) -> bool:
         """Whether the page has work in flight whose result is not on screen yet: fetch or

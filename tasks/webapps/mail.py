@@ -28,7 +28,7 @@ from datetime import datetime, timedelta
 import numpy as np
 
 from hybridgym.sandbox import AppServer, Request, Response
-from hybridgym.webapps import Installed
+from hybridgym.tasks.webapps import Installed
 
 ME = {"name": "Sam Carter", "addr": "sam.carter@mailbox.test"}
 SYSTEM_FOLDERS = ["inbox", "sent", "archive", "trash"]
@@ -197,7 +197,7 @@ class MailApp:
     def __call__(self, req: Request) -> Response:
         parts = [p for p in req.path.split("/") if p]
         if not parts:
-            return Response(404, {"error": "no mail endpoint given; see envs/webapps/mail.py"})
+            return Response(404, {"error": "no mail endpoint given; see tasks/webapps/mail.py"})
         try:
             body = req.json() if req.body else {}
         except ValueError:
@@ -319,7 +319,7 @@ class MailApp:
         return Response(201, self._public(m, True))
 
 
-_INSTALLED = Installed("webmail", "/mail/api/", "hybridgym.webapps.mail")
+_INSTALLED = Installed("webmail", "/mail/api/", "hybridgym.tasks.webapps.mail")
 
 
 def install(server: AppServer, seed: int, **kwargs) -> MailApp:

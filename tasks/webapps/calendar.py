@@ -212,7 +212,7 @@ class CalendarBackend:
                                                    if e["room"] and e["date"] == date]})
             if parts and parts[0] == "events":
                 return self._events(req, parts[1:])
-        return Response(404, {"error": f"no calendar API {req.method} /{req.path}; see envs/webapps/calendar.py"})
+        return Response(404, {"error": f"no calendar API {req.method} /{req.path}; see tasks/webapps/calendar.py"})
 
     def _public(self, e: dict) -> dict:
         """What anyone may see of a booking: other people's meetings show as busy."""

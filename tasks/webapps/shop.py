@@ -27,7 +27,7 @@ import threading
 import numpy as np
 
 from hybridgym.sandbox import AppServer, Request, Response
-from hybridgym.webapps import Installed
+from hybridgym.tasks.webapps import Installed
 
 CATEGORIES = {
     # category: (nouns, brands, price range, sizes, colours)
@@ -242,7 +242,7 @@ class ShopApp:
     def __call__(self, req: Request) -> Response:
         parts = [p for p in req.path.split("/") if p]
         if not parts:
-            return Response(404, {"error": "no shop endpoint given; see envs/webapps/shop.py"})
+            return Response(404, {"error": "no shop endpoint given; see tasks/webapps/shop.py"})
         try:
             body = req.json() if req.body else {}
         except ValueError:
@@ -376,7 +376,7 @@ class ShopApp:
         return Response(201, order)
 
 
-_INSTALLED = Installed("shop", "/shop/api/", "hybridgym.webapps.shop")
+_INSTALLED = Installed("shop", "/shop/api/", "hybridgym.tasks.webapps.shop")
 
 
 def install(server: AppServer, seed: int, **kwargs) -> ShopApp:

@@ -298,7 +298,7 @@ class AdminBackend:
                 return Response(200, copy.deepcopy(new))
         if parts == ["audit"] and method == "GET":
             return Response(200, copy.deepcopy(self.audit[::-1]))
-        return Response(404, {"error": f"no admin API {method} /{'/'.join(parts)}; see envs/webapps/admin.py"})
+        return Response(404, {"error": f"no admin API {method} /{'/'.join(parts)}; see tasks/webapps/admin.py"})
 
     def _invite(self, body: dict) -> Response:
         errors = self._check_user(body, None)
