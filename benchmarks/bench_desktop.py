@@ -34,7 +34,7 @@ import numpy as np
 import hybridgym
 from hybridgym.reward import CheckResult
 from hybridgym.tasks import Task, tasks_of
-from hybridgym.tasks.computer import _home, _place
+from hybridgym.tasks.kit.desktop import home as _home, place as _place
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 from bench_env import tree_pss_mb  # noqa: E402

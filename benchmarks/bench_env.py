@@ -21,6 +21,7 @@ from pathlib import Path
 import gymnasium as gym
 
 import hybridgym
+from hybridgym.sandbox.processes import descendants
 
 # suite -> (task, two (kind, target) actions that change the screen, one that does not)
 CASES = {
@@ -34,24 +35,17 @@ CASES = {
                [("selector", "#icon-contacts"), ("selector", "#nav-back")],  # open the app, go back
                ("selector", "#sb-time")),
     "game": ("game.snake-v0", None, None),                        # the scripted player's keys
+    "miniwob": ("miniwob.click-checkboxes-v0",
+                [("selector", "#ch0"), ("selector", "#ch1")],      # tick two boxes
+                ("selector", "#query")),
 }
 
 
 def tree_pss_mb(pid: int) -> float:
     """Proportional set size (shared pages divided among their users) of a process and
     all its descendants, in MB, from /proc/<pid>/smaps_rollup."""
-    children: dict[int, list[int]] = {}
-    for entry in os.listdir("/proc"):
-        if entry.isdigit():
-            try:
-                with open(f"/proc/{entry}/stat") as f:
-                    stat = f.read()
-                children.setdefault(int(stat[stat.rindex(")") + 2:].split()[1]), []).append(int(entry))
-            except (OSError, ValueError):
-                pass
-    total, todo = 0, [pid]
-    while todo:
-        p = todo.pop()
+    total = 0
+    for p in {pid} | descendants(pid):
         try:
             with open(f"/proc/{p}/smaps_rollup") as f:
                 for line in f:
@@ -60,7 +54,6 @@ def tree_pss_mb(pid: int) -> float:
                         break
         except OSError:
             pass
-        todo.extend(children.get(p, []))
     return total / 1e6
 
 
@@ -120,7 +113,7 @@ def bench_suite(suite: str, runs: int) -> dict:
 def main() -> None:
     p = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     p.add_argument("--runs", type=int, default=30)
-    p.add_argument("--suite", action="append", help="default: all four")
+    p.add_argument("--suite", action="append", help="default: every suite")
     p.add_argument("--out", default="benchmarks/results/env_latency.json")
     args = p.parse_args()
     rows = [bench_suite(s, args.runs) for s in (args.suite or list(CASES))]

@@ -61,7 +61,7 @@ class RandomAgent(Agent):
         h, w = obs["screenshot"].shape[:2]
         self._size = (w, h)
         task = env.unwrapped.episode.task
-        self._choices = task.discrete_actions() if hasattr(task, "discrete_actions") else None
+        self._choices = task.discrete_actions()
 
     def act(self, obs):
         rng, (w, h) = self._rng, self._size
@@ -106,9 +106,8 @@ def run_episode(env, agent: Agent, seed: int, task: str | None = None, on_step=N
         if terminated or truncated:
             break
     normalized = None
-    if info["suite"] == "game" and info.get("score") is not None:
-        from hybridgym.tasks.game import normalized_score
-        normalized = normalized_score(env.unwrapped.episode.task.game, info["score"])
+    if info.get("score") is not None:
+        normalized = env.unwrapped.episode.task.normalized_score(info["score"])
     return {"task_id": info["task_id"], "suite": info["suite"], "agent": agent.name, "seed": seed,
             "normalized_score": None if normalized is None else round(normalized, 1),
             "success": bool(info["success"]), "reward": round(total, 4), "steps": steps,

@@ -2,10 +2,7 @@
 
 from __future__ import annotations
 
-from hybridgym.assets import ASSETS
-
 from .core import HybridEnv
-from .sandbox import Sandbox
 
 
 class BrowserEnv(HybridEnv):
@@ -44,8 +41,3 @@ class BrowserEnv(HybridEnv):
     """
 
     suite = "browser"
-    screen_size = (1280, 800)
-    platform = "computer"
-
-    def _make_sandbox(self) -> Sandbox:
-        return Sandbox(*self.screen_size, browser="window", web_root=ASSETS / "web")

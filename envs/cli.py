@@ -12,27 +12,31 @@ import gymnasium as gym
 
 
 def _envs_for(suites):
-    import hybridgym  # noqa: F401  (registers the ids)
-    from hybridgym.miniwob import SUITE_ID as MINIWOB_ID
-    return {s: gym.make(MINIWOB_ID if s == "miniwob" else hybridgym.SUITE_IDS[s]) for s in suites}
+    import hybridgym
+    return {s: gym.make(hybridgym.SUITE_IDS[s]) for s in suites}
 
 
-def _catalogue():
-    """The hybridgym tasks plus the MiniWoB++ tasks (suite "miniwob", only when asked for)."""
-    from hybridgym.miniwob import MINIWOB_TASKS
-    from hybridgym.tasks import TASKS
-    return {**TASKS, **MINIWOB_TASKS}
+def _unknown_suite(suite: str | None) -> bool:
+    from hybridgym.tasks.base import SUITES
+    if suite is not None and suite not in SUITES:
+        print(f"unknown suite {suite!r}; suites: {', '.join(SUITES)}", file=sys.stderr)
+        return True
+    return False
 
 
 def cmd_list(args) -> int:
-    from hybridgym.tasks import SUITES
-    for suite in (*SUITES, "miniwob"):
-        if suite != args.suite and (args.suite or suite == "miniwob"):
+    import hybridgym  # noqa: F401  (the catalogue)
+    from hybridgym.suites import SUITE_SPECS
+    from hybridgym.tasks.base import SUITES, tasks_of
+    if _unknown_suite(args.suite):
+        return 2
+    for suite in SUITES:
+        if args.suite and suite != args.suite:
             continue
-        tasks = sorted((t for t in _catalogue().values() if t.suite == suite), key=lambda t: t.id)
-        print(f"{suite} ({len(tasks)} tasks)")
+        tasks = sorted(tasks_of(suite), key=lambda t: t.id)
+        print(f"{suite} ({len(tasks)} tasks): {SUITE_SPECS[suite].summary}")
         for t in tasks:
-            doc = (type(t).__doc__ or "").strip().splitlines()[0] if type(t).__doc__ else ""
+            doc = (t.__doc__ or "").strip().splitlines()[0] if (t.__doc__ or "").strip() else ""
             flags = " [sdk]" if t.sdk else ""
             print(f"  hybridgym/{t.id:40s} max_steps={t.max_steps:<4d}{flags} {doc}")
     return 0
@@ -54,8 +58,7 @@ def cmd_run(args) -> int:
             print(f"step {step}: actions={info['actions']} error={info['action_error']} "
                   f"step_s={info['timings']['step_s']:.3f}", flush=True)
         summary = run_episode(env, agent, args.seed, on_step=save)
-        Image.fromarray(np.asarray(env.unwrapped.render() if env.unwrapped.render_mode else
-                                   env.unwrapped._frame)).save(out / "final.png")
+        Image.fromarray(np.asarray(env.unwrapped.frame)).save(out / "final.png")
     finally:
         env.close()
     print(json.dumps(summary))
@@ -65,14 +68,12 @@ def cmd_run(args) -> int:
 def cmd_bench(args) -> int:
     import hybridgym  # noqa: F401
     from hybridgym.agents import make_agent, run_episode
-    from hybridgym.tasks import SUITES
+    from hybridgym.tasks.base import SUITES, TASKS
+    if _unknown_suite(args.suite):
+        return 2
     suites = [args.suite] if args.suite else list(SUITES)
-    for s in suites:
-        if s not in (*SUITES, "miniwob"):
-            print(f"unknown suite {s!r}; suites: {', '.join(SUITES)}, miniwob", file=sys.stderr)
-            return 2
     agents = [make_agent(a) for a in args.agent.split(",")]
-    tasks = sorted((t for t in _catalogue().values() if t.suite in suites and (not args.task or t.id == args.task)),
+    tasks = sorted((t for t in TASKS.values() if t.suite in suites and (not args.task or t.id == args.task)),
                    key=lambda t: t.id)
     if not tasks:
         print("no task matches", file=sys.stderr)
@@ -84,7 +85,7 @@ def cmd_bench(args) -> int:
     try:
         for task in tasks:
             for agent in agents:
-                if agent.name == "oracle" and not getattr(task, "has_oracle", True):
+                if agent.name == "oracle" and not task.has_oracle:
                     continue   # MiniWoB tasks without a scripted solver
                 for seed in seeds:
                     r = run_episode(envs[task.suite], agent, seed, task=task.id)
@@ -138,7 +139,7 @@ def main(argv=None) -> int:
     pr.add_argument("--seed", type=int, default=0)
     pr.add_argument("--out", default="runs/latest")
     pb = sub.add_parser("bench", help="score agents on suites; one JSON line per episode")
-    pb.add_argument("--suite", help="computer, browser, mobile, game (default: these four) or miniwob")
+    pb.add_argument("--suite", help="computer, browser, mobile, game or miniwob (default: all)")
     pb.add_argument("--task", help="only this task id")
     pb.add_argument("--agent", default="oracle,random,noop", help="comma-separated: oracle, random, noop")
     pb.add_argument("--episodes", type=int, default=1, help="episodes per task and agent")

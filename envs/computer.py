@@ -2,13 +2,7 @@
 
 from __future__ import annotations
 
-from hybridgym.assets import ASSETS
-
-from hybridgym.reward.files import CALL_USER_ANSWER
-
-from .actions.model import CallUser
 from .core import HybridEnv
-from .sandbox import Sandbox
 
 
 class ComputerEnv(HybridEnv):
@@ -55,8 +49,8 @@ class ComputerEnv(HybridEnv):
     ## Episode End
     Terminated when the agent sends `finished(...)` or `call_user()`; truncated at the
     task's step budget, or when a part of the sandbox fails (error in `info["error"]`).
-    A `call_user()` without a message reaches the checker as the answer `"call_user()"`,
-    so infeasible tasks tell it apart from an empty `finished()`.
+    The checker sees how the episode ended (`hybridgym.tasks.base.Outcome`): a `call_user()`
+    is told apart from an empty `finished()`, so infeasible tasks can ask for it.
 
     ## Arguments
     `task`, `coords`, `max_steps`, `render_mode` (see `HybridEnv`).
@@ -66,27 +60,3 @@ class ComputerEnv(HybridEnv):
     """
 
     suite = "computer"
-    screen_size = (1280, 800)
-    platform = "computer"
-
-    def __init__(self, *args, **kwargs):
-        super().__init__(*args, **kwargs)
-        # note a call_user() in the step's actions: an infeasible task's checker must tell it
-        # from an empty finished(), and both carry the answer ""
-        self._called_user = False
-        parse = self.codec.parse
-
-        def parse_noting_call_user(action):
-            actions = parse(action)
-            self._called_user = any(isinstance(a, CallUser) for a in actions)
-            return actions
-        self.codec.parse = parse_noting_call_user
-
-    def _evaluate(self, answer: str | None):
-        if self._called_user and not (answer or "").strip():
-            answer = CALL_USER_ANSWER
-        return super()._evaluate(answer)
-
-    def _make_sandbox(self) -> Sandbox:
-        # a local web server too: tasks serve files for the desktop's browser from it
-        return Sandbox(*self.screen_size, desktop=True, web_root=ASSETS / "desktop" / "web")

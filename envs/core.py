@@ -1,7 +1,12 @@
-"""The env base shared by the four suites: reset, step (parse, act, observe, check) and close."""
+"""The env base shared by the suites: reset, step (parse -> execute -> observe -> check) and close.
+
+A suite env is this class with a suite name: its spec (`hybridgym.suites.SUITE_SPECS`) gives the
+screen, the sandbox, the codec's platform and the observer; its docstring is the manual.
+"""
 
 from __future__ import annotations
 
+import re
 import time
 from collections.abc import Mapping
 from typing import Any, ClassVar
@@ -11,13 +16,15 @@ import numpy as np
 from gymnasium import spaces
 
 from hybridgym.reward import CheckResult
-from hybridgym.tasks import TASKS, Episode, Task, tasks_of
+from hybridgym.tasks.base import NOT_ENDED, TASKS, UNAVAILABLE, Episode, Outcome, Task, tasks_of
 
 from .actions import ActionError, Codec
 from .actions import model as A
 from .sandbox import PathEscapeError, Sandbox
+from .observers import Observer, StepReport
 from .sandbox.ssh import SSHSession, SSHTarget
 from .spaces import UnicodeText
+from .suites import SUITE_SPECS, Suite
 
 MAX_TEXT = 65536
 
@@ -60,38 +67,44 @@ class HybridEnv(gym.Env):
     """Base of the suite envs; see a suite env's docstring for its manual.
 
     Arguments (all suites):
-        task: a task id (e.g. "browser.todo-add-v0"), a Task, or None to sample a task
-            of the suite at each reset (or pass `options={"task": id}` to `reset`).
+        task: a task id (e.g. "browser.todo-add-v0"; within the suite also "todo-add" or
+            "todo-add-v0"), a Task, or None to sample a task of the suite at each reset (or
+            pass `options={"task": id}` to `reset`).
         coords: how coordinates in agent text are meant: "relative" (0-1000, UI-TARS
             `<point>`), "absolute" (screenshot pixels) or "smart_resize" (pixels of the
             UI-TARS smart-resized image). None: UI-TARS text relative, pyautogui code
             absolute. Dict actions are always absolute pixels.
         max_steps: overrides the task's step budget.
         render_mode: None or "rgb_array" (returns the last screenshot).
+        max_wait_s: the longest a `wait()` sleeps, and a busy page is waited for.
         sdk_host: a `hybridgym.sandbox.ssh.SSHTarget`: the SDK (terminal, read_file,
             write_file) runs on that machine over SSH instead of the local sandbox. At
             reset the task's files are copied to its workspace folder; before the check,
             what the SDK changed there is copied back.
+        Suite options (the spec's `options`) go to the suite's observer.
     """
 
     metadata: ClassVar[dict] = {"render_modes": ["rgb_array"], "render_fps": 4}
     suite: ClassVar[str] = ""
-    screen_size: ClassVar[tuple[int, int]] = (1280, 800)
-    platform: ClassVar[str] = "computer"
 
     def __init__(self, task: str | Task | None = None, *, coords: str | None = None,
                  max_steps: int | None = None, render_mode: str | None = None,
-                 max_wait_s: float = 10.0, sdk_host: SSHTarget | None = None):
+                 max_wait_s: float = 10.0, sdk_host: SSHTarget | None = None, **options: Any):
         if render_mode not in (None, "rgb_array"):
             raise ValueError(f"render_mode must be None or 'rgb_array', got {render_mode!r}")
+        spec = self.spec_of_suite()
+        unknown = sorted(set(options) - set(spec.options))
+        if unknown:
+            raise TypeError(f"{type(self).__name__} got unknown arguments {unknown}; its suite options are "
+                            f"{list(spec.options)}")
         self.render_mode = render_mode
-        self._fixed_task = self._lookup(task) if task is not None else None
-        if self._fixed_task is None and not tasks_of(self.suite):
-            raise ValueError(f"suite {self.suite!r} has no tasks")
+        self.fixed_task: Task | None = self._lookup(task) if task is not None else None
+        if self.fixed_task is None and not tasks_of(self.suite):
+            raise ValueError(f"suite {self.suite!r} has no tasks" + _why_missing(self.suite))
         self._max_steps_override = max_steps
-        self._max_wait = max_wait_s
-        w, h = self.screen_size
-        self.codec = Codec(screen=(w, h), coords=coords, platform=self.platform)
+        w, h = self.screen_size = spec.screen
+        self.codec = Codec(screen=(w, h), coords=coords, platform=spec.platform)
+        self.observer: Observer = spec.observer(max_wait_s=max_wait_s, **options)
         self.observation_space = spaces.Dict({
             "screenshot": spaces.Box(0, 255, (h, w, 3), np.uint8),
             "instruction": UnicodeText(4096),
@@ -101,8 +114,6 @@ class HybridEnv(gym.Env):
         self.action_space = UnicodeText(MAX_TEXT)
         self.sandbox: Sandbox | None = None
         self.episode: Episode | None = None
-        self._frame: np.ndarray | None = None
-        self._raw: bytes | None = None
         self._steps = 0
         self._done = True
         self._score = 0.0
@@ -114,38 +125,43 @@ class HybridEnv(gym.Env):
         self.remote: SSHSession | None = None
         self._uploaded: dict[str, bytes] = {}
 
+    @classmethod
+    def spec_of_suite(cls) -> Suite:
+        """The suite's spec (screen, sandbox, platform, observer)."""
+        return SUITE_SPECS[cls.suite]
+
     # -- lifecycle -----------------------------------------------------------
     def _lookup(self, task: str | Task) -> Task:
         if isinstance(task, Task):
             found = task
         else:
             name = task.split("/", 1)[-1]
-            if name not in TASKS:
-                raise ValueError(f"unknown task {task!r}; `hybridgym list` shows the tasks of each suite")
-            found = TASKS[name]
+            candidates = [name, f"{self.suite}.{name}"]
+            candidates += [c + "-v0" for c in candidates if not re.search(r"-v\d+$", c)]
+            found = next((TASKS[c] for c in candidates if c in TASKS), None)
+            if found is None:
+                raise ValueError(f"unknown task {task!r}{_why_missing(*candidates, self.suite)}; "
+                                 f"`hybridgym list --suite {self.suite}` shows the tasks of the suite")
         if found.suite != self.suite:
             raise ValueError(f"task {found.id} belongs to the {found.suite} suite, not {self.suite}")
         return found
-
-    def _make_sandbox(self) -> Sandbox:
-        raise NotImplementedError
 
     def start(self) -> None:
         """Start the sandbox now (otherwise the first reset does)."""
         if self.sandbox is None:
             t = time.perf_counter()
-            self.sandbox = self._make_sandbox().start()
+            spec = self.spec_of_suite()
+            self.sandbox = Sandbox(*spec.screen, **spec.sandbox).start()
+            self.observer.bind(self.sandbox)
             self.start_s = time.perf_counter() - t
         if self._sdk_host is not None and self.remote is None:
             self.remote = SSHSession(self._sdk_host, timeout=self.sandbox.shell.timeout)
 
     def close(self) -> None:
-        if self.remote is not None:
-            self.remote.close()
-            self.remote = None
-        if self.sandbox is not None:
-            self.sandbox.close()
-            self.sandbox = None
+        parts, self.remote, self.sandbox = (self.remote, self.sandbox), None, None
+        for part in parts:
+            if part is not None:
+                part.close()
         self._done = True
 
     # -- reset ---------------------------------------------------------------
@@ -161,8 +177,8 @@ class HybridEnv(gym.Env):
         ep_seed = int(seed) if seed is not None else int(self.np_random.integers(0, 2**31 - 1))
         if "task" in options:
             task = self._lookup(options.pop("task"))
-        elif self._fixed_task is not None:
-            task = self._fixed_task
+        elif self.fixed_task is not None:
+            task = self.fixed_task
         else:
             pool = sorted(tasks_of(self.suite), key=lambda t: t.id)
             task = pool[int(self.np_random.integers(len(pool)))]
@@ -180,7 +196,7 @@ class HybridEnv(gym.Env):
         self._steps, self._done, self.invalid_actions = 0, False, 0
         self._score = task.score(self.sandbox) if task.reward_mode == "score" else 0.0
         t_obs = time.perf_counter()
-        self._observe(first=True)
+        self.observer.first(self.sandbox, task)
         info = {"task_id": task.id, "suite": self.suite, "seed": ep_seed, "success": False,
                 "max_steps": self.max_steps, "sdk": task.sdk,
                 "timings": Timings(setup_s=setup_s, observe_s=time.perf_counter() - t_obs,
@@ -189,7 +205,7 @@ class HybridEnv(gym.Env):
 
     def _begin(self, task: Task, ep_seed: int) -> tuple[dict, float, dict]:
         """Set up an episode of `task` in the sandbox: (params, set-up seconds, baseline state)."""
-        params = task.sample(np.random.default_rng(ep_seed))
+        params = task.draw(ep_seed)
         sb = self.sandbox
         sb.kill_apps()
         sb.workspace.clear()
@@ -200,42 +216,19 @@ class HybridEnv(gym.Env):
             sb.input.move(*park)
             sb.input.sync()
         t_setup = time.perf_counter()
-        task.setup(sb, params)
-        self._prepare(task, params)
+        self.observer.before_setup(sb, task)
+        baseline = task.setup(sb, params)
         if self.remote is not None and task.sdk:   # the SDK's workspace is the remote one: copy the task's files
             self.remote.clear()
             self._uploaded = sb.workspace.snapshot()
             self.remote.upload(self._uploaded)
         setup_s = time.perf_counter() - t_setup
-        baseline = task.read_state(sb, params)
-        initial = task.check(baseline, params, None, baseline)
+        if baseline is None:
+            baseline = task.read_state(sb, params)
+        initial = task.check(baseline, params, NOT_ENDED, baseline)
         if initial.success:
             raise RuntimeError(f"task {task.id} (seed {ep_seed}) passes in its untouched state: {initial.message}")
         return params, setup_s, baseline
-
-    def _after_actions(self, actions: list[A.Action]) -> None:
-        """Suite hook after the step's actions, before the screen is observed (games: the clock)."""
-
-    def _health(self) -> str | None:
-        """None if the sandbox is alive after a step, else what died. A step whose own round
-        trip reached the page (`_page_answered`) stands for the probe of the browser; the
-        display is still checked."""
-        if self._page_answered():
-            display = self.sandbox.display
-            return None if display is not None and display.is_alive() else "the X display died"
-        return self.sandbox.health()
-
-    def _page_answered(self) -> bool:
-        """Suite hook: whether this step's own round trip to the page succeeded."""
-        return False
-
-    def _progress(self, task: Task) -> tuple[float, bool]:
-        """The task's running score (for reward_mode "score") and whether it ended by itself."""
-        score = task.score(self.sandbox) if task.reward_mode == "score" else 0.0
-        return score, task.ended(self.sandbox)
-
-    def _prepare(self, task: Task, params: dict) -> None:
-        """Suite hook after the task's setup (e.g. wait for windows)."""
 
     @property
     def max_steps(self) -> int:
@@ -251,62 +244,41 @@ class HybridEnv(gym.Env):
             raise RuntimeError("the episode has ended; call reset()")
         t0 = time.perf_counter()
         task, sb = self.episode.task, self.sandbox
+        # parse
         errors: list[str] = []
-        outputs: list[str] = []
-        answer: str | None = None
-        finished = call_user = False
-        sandbox_error: str | None = None
         try:
             actions = self.codec.parse(action)
         except ActionError as e:
             actions, errors = [], [str(e)]
         t_parse = time.perf_counter()
-        for act in actions:
-            try:
-                if act.channel == "sdk":
-                    outputs.append(self._sdk(act))
-                elif isinstance(act, A.Finished):
-                    finished, answer = True, act.content
-                elif isinstance(act, A.CallUser):
-                    finished = call_user = True
-                    answer = act.content
-                elif isinstance(act, A.Wait):
-                    self._wait(act.seconds)
-                elif isinstance(act, (A.PressHome, A.PressBack, A.OpenApp)):
-                    self._system_action(act)
-                else:
-                    sb.execute(act)
-            except ActionError as e:
-                errors.append(str(e))
-            except Exception as e:  # a part of the sandbox failed
-                sandbox_error = f"{type(e).__name__}: {e}"
-                break
-            if finished:
-                break
+        # execute
+        self.observer.before_input(sb)
+        outcome, outputs, sandbox_error = self._execute(actions, errors)
         if errors:
             self.invalid_actions += 1
         t_act = time.perf_counter()
+        # observe
+        report: StepReport | None = None
         if sandbox_error is None:
             try:
-                self._after_actions(actions)
-                self._observe()
+                report = self.observer.step(sb, task, actions)
             except Exception as e:
                 sandbox_error = f"{type(e).__name__}: {e}"
-        dead = self._health()
+        dead = self._health(report)
         if dead is not None:
             sandbox_error = f"{dead}" + (f" ({sandbox_error})" if sandbox_error else "")
         t_obs = time.perf_counter()
         self._steps += 1
-
+        # check
         reward, result = 0.0, None
         terminated = truncated = False
         if sandbox_error is None:
-            score, ended = self._progress(task)
+            score, ended = task.progress(sb, report.probed)
             if task.reward_mode == "score":
                 reward, self._score = score - self._score, score
-            if finished or ended or self._steps >= self.max_steps:
-                result = self._evaluate(answer)
-                terminated = finished or ended
+            if outcome.finished or ended or self._steps >= self.max_steps:
+                result = self._evaluate(outcome)
+                terminated = outcome.finished or ended
                 truncated = not terminated
                 if task.reward_mode == "final":
                     reward = result.reward
@@ -320,7 +292,7 @@ class HybridEnv(gym.Env):
             "action_error": "; ".join(errors) or None,
             "invalid_actions": self.invalid_actions,
             "actions": [a.to_dict() for a in actions],
-            "answer": answer, "call_user": call_user,
+            "answer": outcome.answer, "call_user": outcome.called_user,
             "timings": Timings(parse_s=t_parse - t0, act_s=t_act - t_parse, observe_s=t_obs - t_act,
                                check_s=time.perf_counter() - t_obs, step_s=time.perf_counter() - t0),
         }
@@ -331,12 +303,41 @@ class HybridEnv(gym.Env):
         obs = self._obs("\n".join(outputs), info["action_error"] or "")
         return obs, float(reward), terminated, truncated, info
 
-    def _evaluate(self, answer: str | None) -> CheckResult:
+    def _execute(self, actions: list[A.Action], errors: list[str]) -> tuple[Outcome, list[str], str | None]:
+        """Perform the step's actions in order, up to the one that ends the episode: (how the
+        agent ended it, the SDK's outputs, what part of the sandbox failed or None). A refused
+        action adds its reason to `errors` and the next one is performed."""
+        outputs: list[str] = []
+        for act in actions:
+            try:
+                if isinstance(act, (A.Finished, A.CallUser)):
+                    return Outcome(act.content, True, isinstance(act, A.CallUser)), outputs, None
+                if act.channel == "sdk":
+                    outputs.append(self._sdk(act))
+                elif isinstance(act, A.Wait):
+                    self.observer.wait(self.sandbox, act.seconds)
+                else:
+                    self.sandbox.execute(act)
+            except ActionError as e:
+                errors.append(str(e))
+            except Exception as e:  # a part of the sandbox failed
+                return NOT_ENDED, outputs, f"{type(e).__name__}: {e}"
+        return NOT_ENDED, outputs, None
+
+    def _health(self, report: StepReport | None) -> str | None:
+        """None if the sandbox is alive after a step, else what died. An observation whose own
+        round trip reached the page stands for the probe of the browser; the display is still checked."""
+        if report is not None and report.answered:
+            display = self.sandbox.display
+            return None if display is not None and display.is_alive() else "the X display died"
+        return self.sandbox.health()
+
+    def _evaluate(self, outcome: Outcome) -> CheckResult:
         ep = self.episode
         if self.remote is not None and ep.task.sdk:
             self._sync_back()
         state = ep.task.read_state(self.sandbox, ep.params)
-        return ep.task.check(state, ep.params, answer, ep.baseline)
+        return ep.task.check(state, ep.params, outcome, ep.baseline)
 
     def _sync_back(self) -> None:
         """Bring what the SDK changed on the remote workspace into the local one (checkers read it):
@@ -369,38 +370,22 @@ class HybridEnv(gym.Env):
             raise ActionError(str(e)) from None
         raise ActionError(f"unknown SDK action {act.action_type}")
 
-    def _wait(self, seconds: float) -> None:
-        time.sleep(max(0.0, min(float(seconds), self._max_wait)))
-
-    def _system_action(self, act: A.Action) -> None:
-        raise ActionError(f"{act.action_type}() is a phone action; this is the {self.suite} suite")
-
     # -- observation ---------------------------------------------------------
-    def _observe(self, first: bool = False) -> None:
-        """Wait for the screen to settle after the step's input, then keep the frame.
-
-        After a reset the page (if any) must first have drawn two real frames, and
-        the screen must then be quiet for longer than between steps.
-        """
-        if first:
-            if self.sandbox.browser is not None:
-                self.sandbox.browser.wait_real_frame()
-            self._frame, self._raw, _ = self.sandbox.capture.settle(quiet=0.05, max_wait=1.5)
-        else:
-            capture, browser = self.sandbox.capture, self.sandbox.browser
-            self._frame, self._raw, _ = capture.settle(before=self._raw, max_wait=0.5)
-            # a click that started a request or a page load: show its result, not the moment before
-            if browser is not None and browser.busy():
-                browser.wait_idle(timeout=self._max_wait)
-                browser.wait_real_frame()
-                self._frame, self._raw, _ = capture.settle(quiet=0.02, max_wait=1.0)
+    @property
+    def frame(self) -> np.ndarray | None:
+        """The last observation's screenshot."""
+        return self.observer.frame
 
     def _obs(self, sdk_output: str, error: str) -> dict:
-        return {"screenshot": self._frame, "instruction": self.episode.instruction[:4096],
+        return {"screenshot": self.observer.frame, "instruction": self.episode.instruction[:4096],
                 "sdk_output": sdk_output[-MAX_TEXT:], "action_error": error[:4096]}
 
     def render(self):
         if self.render_mode == "rgb_array":
-            return self._frame
+            return self.observer.frame
         return None
 
+
+def _why_missing(*keys: str) -> str:
+    """Why a suite or a task is not in the catalogue, when its family said so (`UNAVAILABLE`)."""
+    return next((f" ({UNAVAILABLE[k]})" for k in keys if k in UNAVAILABLE), "")

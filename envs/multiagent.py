@@ -62,9 +62,8 @@ class PongParallelEnv(ParallelEnv):
 
     def __init__(self, max_steps: int = 1500, step_ms: int | None = None, coords: str | None = None,
                  render_mode: str | None = None):
-        from hybridgym.tasks.players import discover
-        card = discover()["pong"].CARD
-        self.step_ms = step_ms or card["step_ms"]
+        from hybridgym.tasks.base import TASKS
+        self.step_ms = step_ms or TASKS["game.pong-v0"].step_ms
         self.max_steps = max_steps
         self.render_mode = render_mode
         self.possible_agents = ["left", "right"]

@@ -42,6 +42,8 @@ from gymnasium.vector import VectorEnv
 from gymnasium.vector.utils import batch_space, concatenate, create_empty_array
 from gymnasium.vector.vector_env import AutoresetMode
 
+from .sandbox.processes import kill_pid, marked
+
 TRANSPORTS = ("raw", "png", "jpeg", "auto")
 
 #: keyword arguments of make_ray_vector that configure the vector env; every other one goes to gym.make
@@ -110,35 +112,16 @@ OWNER_VAR = "HYBRIDGYM_SANDBOX_OWNER"
 def owned_pids(token: str) -> list[int]:
     """Pids of this machine's processes that carry `OWNER_VAR=token` in their environment:
     an actor and everything its sandbox started (Xvfb, Chromium, apps inherit it)."""
-    marker = f"{OWNER_VAR}={token}".encode()
-    found = []
-    for entry in os.listdir("/proc"):
-        if not entry.isdigit() or int(entry) == os.getpid():
-            continue
-        try:
-            with open(f"/proc/{entry}/stat") as f:
-                stat = f.read()
-            if stat[stat.rindex(")") + 2] == "Z":    # already dead, waiting for its parent
-                continue
-            with open(f"/proc/{entry}/environ", "rb") as f:
-                if marker in f.read().split(b"\0"):
-                    found.append(int(entry))
-        except (OSError, ValueError):
-            continue
-    return found
+    return marked(OWNER_VAR, token)
 
 
 def reap(token: str, actor_pid: int | None = None) -> int:
     """Kill an actor's process and every process marked with its `token` (an actor that
     died or hung leaves its sandbox behind). The actor's own mark is not visible in
     /proc (it was set after the process started), hence `actor_pid`."""
-    import signal
     pids = owned_pids(token) + ([actor_pid] if actor_pid else [])
     for pid in pids:
-        try:
-            os.kill(pid, signal.SIGKILL)
-        except ProcessLookupError:
-            pass
+        kill_pid(pid, timeout=0, group=False)
     return len(pids)
 
 

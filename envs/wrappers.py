@@ -17,8 +17,8 @@ class DiscreteActions(gym.ActionWrapper):
 
     def __init__(self, env: gym.Env):
         super().__init__(env)
-        task = env.unwrapped._fixed_task
-        if task is None or not hasattr(task, "discrete_actions"):
+        task = env.unwrapped.fixed_task
+        if task is None or task.discrete_actions() is None:
             raise ValueError("DiscreteActions needs an env made for one game task, "
                              "e.g. gym.make('hybridgym/game.snake-v0')")
         self.actions = task.discrete_actions()

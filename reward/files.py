@@ -166,27 +166,23 @@ _DECLINE = re.compile(
     r"doesn't (?:have|support|offer)|does not (?:have|support|offer)|no (?:option|way|feature|setting))\b")
 
 
-#: the answer the computer env reports when the agent ended with `call_user()` and no message
-CALL_USER_ANSWER = "call_user()"
-
-
-def declined(answer: str | None) -> bool:
-    """Whether the agent ended the episode saying the task cannot be done: `call_user()`
-    (`CALL_USER_ANSWER`, or its message) or an answer stating it. None (the episode ran
-    out) and an empty `finished()` are not."""
+def declined(answer: str | None, called_user: bool) -> bool:
+    """Whether the agent ended the episode saying the task cannot be done: it handed back with
+    `call_user()` (`called_user`, with or without a message), or its answer states it. No answer
+    (the episode ran out) and an empty `finished()` are not."""
+    if called_user:
+        return True
     if answer is None:
         return False
-    if answer.strip() == CALL_USER_ANSWER:
-        return True
     return bool(_DECLINE.search(normalize_text(answer).replace("’", "'")))
 
 
 @checker
-def declined_and_unchanged(answer: str | None, before: Mapping[str, bytes], after: Mapping[str, bytes],
-                           watch: Sequence[str] = ()) -> CheckResult:
-    """An infeasible task: the agent said it cannot be done and changed no user file (nor
-    the app config files in `watch`)."""
-    if not declined(answer):
+def declined_and_unchanged(answer: str | None, called_user: bool, before: Mapping[str, bytes],
+                           after: Mapping[str, bytes], watch: Sequence[str] = ()) -> CheckResult:
+    """An infeasible task: the agent said it cannot be done (`declined`) and changed no user file
+    (nor the app config files in `watch`)."""
+    if not declined(answer, called_user):
         return CheckResult.failed("the task cannot be done as asked; the agent should have said so "
                                   f"(call_user() or finished(content='... cannot ...')), answer {answer!r}")
     intact = expected_tree(before, after, {})

@@ -132,3 +132,10 @@ def answer_in(answer: str | None, truths: Sequence[str]) -> CheckResult:
     if any(same_value(answer.strip(), t) for t in truths):
         return CheckResult.passed(f"answer {answer!r} is right")
     return CheckResult.failed(f"answer {answer[:80]!r} is not {truths[0]!r}")
+
+
+@checker
+def answer_time(answer: str | None, hhmm: str) -> CheckResult:
+    """The answer is the time `hhmm` ("HH:MM"), with or without the hour's leading zero ("09:05", "9:05")."""
+    h, m = hhmm.split(":")
+    return answer_in(answer, [hhmm, f"{int(h)}:{m}"])

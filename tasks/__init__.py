@@ -10,7 +10,7 @@ only `hybridgym.tasks.base`.
 import importlib
 import pkgutil
 
-from .base import SUITES, TASKS, Episode, Task, register_task, tasks_of
+from .base import NOT_ENDED, SUITES, TASKS, Episode, Outcome, Task, register_task, tasks_of
 
 _NOT_FAMILIES = {"base", "kit", "webapps", "players"}
 
@@ -18,4 +18,4 @@ for _mod in sorted(m.name for m in pkgutil.iter_modules(__path__)):
     if _mod not in _NOT_FAMILIES and not _mod.startswith("_"):
         importlib.import_module(f"{__name__}.{_mod}")
 
-__all__ = ["SUITES", "TASKS", "Episode", "Task", "register_task", "tasks_of"]
+__all__ = ["NOT_ENDED", "SUITES", "TASKS", "Episode", "Outcome", "Task", "register_task", "tasks_of"]

@@ -23,7 +23,27 @@ if TYPE_CHECKING:
 #: an action in any form the codec accepts (UI-TARS text, pyautogui code, dict, Action)
 ActionLike = Any
 
-SUITES = ("computer", "browser", "mobile", "game")
+#: the suites; each has a spec in the engine (`hybridgym.suites`): its screen, sandbox, observer and env
+SUITES = ("computer", "browser", "mobile", "game", "miniwob")
+
+
+@dataclass(frozen=True)
+class Outcome:
+    """How the agent ended the episode, as the checker sees it (`Task.check`'s `outcome`).
+
+    answer: the content of `finished(content=...)` or `call_user(content=...)`; None when the
+        agent did neither (the step budget ran out, or the task ended by itself).
+    finished: the agent ended the episode (`finished()` or `call_user()`).
+    called_user: the agent handed back with `call_user()` (the right end of an infeasible task),
+        told apart from an empty `finished()`.
+    """
+    answer: str | None = None
+    finished: bool = False
+    called_user: bool = False
+
+
+#: the outcome of an episode the agent did not end (also what the untouched state is judged with)
+NOT_ENDED = Outcome()
 
 
 @dataclass
@@ -50,24 +70,43 @@ class Task:
     #: seeds 0..n_train-1 are for training, the rest for testing
     train_seeds: ClassVar[range] = range(0, 1000)
 
+    #: a JavaScript expression the env evaluates in the page with every observation, in the same
+    #: round trip (a game's score and game over), handed to `progress`; None: none
+    probe: ClassVar[str | None] = None
+    #: whether `oracle` is implemented (MiniWoB pages without a scripted solver have none)
+    has_oracle: ClassVar[bool] = True
+
     # -- generation --------------------------------------------------------
     def sample(self, rng: np.random.Generator) -> dict:
         """Parameters of one instance, drawn from the reset seed."""
         return {}
 
+    def draw(self, seed: int) -> dict:
+        """Parameters of the instance a reset seed gives: `sample` on a generator of that seed.
+        A task whose train and test instances differ by more than the draw (MiniWoB's data mode)
+        overrides it."""
+        return self.sample(np.random.default_rng(seed))
+
+    def split(self, seed: int) -> str:
+        """"train" or "test": which split a reset seed belongs to."""
+        return "train" if seed in self.train_seeds else "test"
+
     def instruction(self, params: dict) -> str:
         raise NotImplementedError
 
-    def setup(self, sb: "Sandbox", params: dict) -> None:
-        """Prepare the sandbox: files, app records, pages, programs."""
+    def setup(self, sb: "Sandbox", params: dict) -> dict | None:
+        """Prepare the sandbox: files, app records, pages, programs. May add to `params` what only
+        the live page can tell (MiniWoB's utterance). May return the state as `read_state` would
+        read it now (then the env does not read it again for the baseline)."""
 
     # -- checking ----------------------------------------------------------
     def read_state(self, sb: "Sandbox", params: dict) -> dict:
         """Read what the checker needs (files, records, game state)."""
         return {}
 
-    def check(self, state: dict, params: dict, answer: str | None, baseline: dict) -> CheckResult:
-        """Pure: judge `state` (and the agent's final answer) against the task."""
+    def check(self, state: dict, params: dict, outcome: Outcome, baseline: dict) -> CheckResult:
+        """Pure: judge `state` (and how the agent ended: `outcome.answer`, `outcome.called_user`)
+        against the task; `baseline` is the state read right after setup."""
         raise NotImplementedError
 
     def ended(self, sb: "Sandbox", state: dict | None = None) -> bool:
@@ -77,6 +116,19 @@ class Task:
     def score(self, sb: "Sandbox") -> float:
         """A running score, for reward_mode "score"."""
         return 0.0
+
+    def progress(self, sb: "Sandbox", probed: Any = None) -> tuple[float, bool]:
+        """(running score, ended by itself) after a step. `probed` is the value of `probe` read
+        with the step's observation, or None when it was not read: then ask the sandbox."""
+        return (self.score(sb) if self.reward_mode == "score" else 0.0), self.ended(sb)
+
+    def normalized_score(self, score: float) -> float | None:
+        """The score on a scale shared across tasks (games: 0 = random agent, 100 = scripted player); None if none."""
+        return None
+
+    def discrete_actions(self) -> list[ActionLike] | None:
+        """A finite action set for classic RL agents, or None (any action)."""
+        return None
 
     # -- solving -------------------------------------------------------------
     def oracle(self, sb: "Sandbox", params: dict) -> Iterator[ActionLike]:
@@ -88,17 +140,37 @@ class Task:
 
 
 TASKS: dict[str, Task] = {}
+#: task ids (or suite names) a family knows of but cannot offer here, and why (shown in errors)
+UNAVAILABLE: dict[str, str] = {}
 
 
-def register_task(cls: type[Task]) -> type[Task]:
-    """Class decorator: add a task to the catalogue."""
-    task = cls()
+def register_task(cls: type[Task] | None = None, /, **card: Any):
+    """Class decorator: add a task to the catalogue.
+
+    `@register_task(id="browser.todo-add-v0", suite="browser", max_steps=10)` first sets the
+    task's card: class attributes the class declares (the `Task` ones: id, suite, max_steps,
+    sdk, reward_mode, train_seeds, probe; and its family base's, e.g. a phone task's
+    `template`). A bare `@register_task` takes the class as it is."""
+    def add(c: type[Task]) -> type[Task]:
+        unknown = sorted(k for k in card if not hasattr(c, k))
+        if unknown:
+            raise TypeError(f"register_task: {c.__name__} declares no {unknown}; a card sets class attributes "
+                            f"of the task (id, suite, max_steps, sdk, reward_mode, ...)")
+        for key, value in card.items():
+            setattr(c, key, value)
+        add_task(c())
+        return c
+    return add(cls) if cls is not None else add
+
+
+def add_task(task: Task) -> Task:
+    """Add a task instance to the catalogue (for families that make many tasks of one class)."""
     if not task.id or task.suite not in SUITES or not task.id.startswith(task.suite + "."):
-        raise ValueError(f"task {cls.__name__} needs an id '<suite>.<name>-vN' with suite in {SUITES}")
+        raise ValueError(f"task {type(task).__name__} needs an id '<suite>.<name>-vN' with suite in {SUITES}")
     if task.id in TASKS:
         raise ValueError(f"task id {task.id} is registered twice")
     TASKS[task.id] = task
-    return cls
+    return task
 
 
 def tasks_of(suite: str) -> list[Task]:

@@ -1,4 +1,27 @@
-"""Browser suite tasks: web apps served on 127.0.0.1 by the env, checked against the app's backend records."""
+"""Browser tasks on Taskboard (assets/web/todo/), the simplest web app: a to-do list over the server's record API.
+
+## Description
+Taskboard lists tasks (title, priority, done) from the env's RecordStore
+(`/api/todos`, `sb.server.store`) and has a form to add one (title, a priority
+dropdown). The task here adds one with a given title and priority.
+
+## Action Space / Observation Space
+Those of `BrowserEnv` (the whole 1280×800 screen; clicks, keys, typing, scrolls).
+
+## Rewards
+1.0 when exactly one new record has the title and priority asked for and the existing
+records are untouched.
+
+## Starting State
+3-6 existing tasks drawn from the reset seed, loaded into the store at setup; the page
+opens on the board.
+
+## Episode End
+`finished(...)`, or the task's `max_steps`.
+
+## Version History
+* v0: first version.
+"""
 
 from __future__ import annotations
 
@@ -9,7 +32,9 @@ import numpy as np
 from hybridgym.reward import CheckResult
 from hybridgym.reward.checkers import record_added
 
-from .base import Task, register_task
+from .base import Outcome, Task, register_task
+from .kit import actions as act
+from .kit.web import click, open_app
 
 _CHORES = ["Renew passport", "Book dentist", "Pay electricity bill", "Water the plants", "Call the bank",
            "Return library books", "Fix the bike tyre", "Order printer ink", "Plan team offsite",
@@ -21,17 +46,13 @@ _PRIORITIES = ["low", "medium", "high"]
 _TODO_FIELDS = {"todos": ("title", "priority", "done")}
 
 
-@register_task
+@register_task(id="browser.todo-add-v0", suite="browser", max_steps=10)
 class TodoAdd(Task):
     """Add a task with a given title and priority in the Taskboard web app.
 
     The board starts with 3-6 existing tasks; the checker requires exactly one new
     record with the title and priority asked for, and the existing records untouched.
     """
-
-    id = "browser.todo-add-v0"
-    suite = "browser"
-    max_steps = 10
 
     def sample(self, rng: np.random.Generator) -> dict:
         existing = [str(x) for x in rng.choice(_CHORES, size=int(rng.integers(3, 7)), replace=False)]
@@ -45,21 +66,18 @@ class TodoAdd(Task):
 
     def setup(self, sb, params: dict) -> None:
         sb.server.store.load({"todos": params["existing"]}, _TODO_FIELDS)
-        sb.browser.load(sb.server.url("/todo/index.html"))
-        sb.browser.page.wait_for_selector("#rows tr")
+        open_app(sb, "/todo/index.html")
 
     def read_state(self, sb, params: dict) -> dict:
         return {"todos": sb.server.store.snapshot()["todos"]}
 
-    def check(self, state: dict, params: dict, answer: str | None, baseline: dict) -> CheckResult:
+    def check(self, state: dict, params: dict, outcome: Outcome, baseline: dict) -> CheckResult:
         return record_added(baseline["todos"], state["todos"], {"title": params["title"], "priority": params["priority"]}, normalize=False)
 
     def oracle(self, sb, params: dict) -> Iterator[dict]:
-        x, y = sb.browser.screen_point("#title")
-        yield {"action_type": "click", "x": x, "y": y}
-        yield {"action_type": "type", "text": params["title"]}
-        yield {"action_type": "hotkey", "keys": ["tab"]}
-        yield {"action_type": "type", "text": params["priority"][0]}  # a closed <select> picks by first letter
-        x, y = sb.browser.screen_point("#add")
-        yield {"action_type": "click", "x": x, "y": y}
-        yield {"action_type": "finished", "content": ""}
+        yield click(sb, "#title")
+        yield act.typed(params["title"])
+        yield act.keys("tab")
+        yield act.typed(params["priority"][0])  # a closed <select> picks by first letter
+        yield click(sb, "#add")
+        yield act.finish()

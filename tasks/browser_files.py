@@ -1,7 +1,32 @@
-"""Browser tasks on Driveshare, the file-sharing app: downloads (read with the SDK terminal where offered), rename, move, share, and reading previews.
+"""Browser tasks on Driveshare, the file-sharing app (assets/web/files/, backend tasks/webapps/files.py): downloads, rename, move, share, previews.
 
-Checkers read the app's records (`folders`, `files`, `shares`) and the workspace's
-`Downloads/` folder, and confirm that nothing else changed.
+## Description
+Driveshare: a drive of eight folders (Reports, Invoices, Projects with Configs and
+Backups, Team notes, an Archive of 46 files over three pages) holding CSV sales
+exports, text notes, JSON configs, ZIP backups and PDFs with owners and dates; a
+sortable, paginated file list, a details pane with a preview, and rename, move (folder
+picker), share (email and role) and delete dialogs. Downloads land in the workspace's
+`~/Downloads`; in the `-sdk` tasks the SDK terminal reads them (the browser cannot
+open a ZIP or add up a column).
+
+## Action Space / Observation Space
+Those of `BrowserEnv` (the whole 1280×800 screen; clicks, keys, typing, scrolls); the
+`-sdk` tasks also take `terminal` actions.
+
+## Rewards
+1.0 when the checker passes on the app's records (`folders`, `files`, `shares`) and the
+workspace's `Downloads/`: exactly the asked-for change (or download) and nothing else;
+for questions, the `finished(content=...)` answer must match.
+
+## Starting State
+A drive seed drawn from the reset seed; the backend loaded fresh at setup; the page opens
+at "My Drive"; the workspace starts empty.
+
+## Episode End
+`finished(...)`, or the task's `max_steps` (oracle steps plus slack).
+
+## Version History
+* v0: first version.
 """
 
 from __future__ import annotations
@@ -11,14 +36,15 @@ import re
 import time
 from typing import Iterator
 
-import numpy as np
-
 from hybridgym.reward import CheckResult
 from hybridgym.reward.checkers import all_of, records_unchanged
 from hybridgym.reward.research import downloaded, records_changed_exactly, records_changed_only, research_answer
 from hybridgym.tasks.webapps import files as drive_app
 
-from .base import Task, register_task
+from .base import Outcome, register_task
+from .kit import actions as act
+from .kit.data import MONTHS
+from .kit.web import WebAppTask, click, click_until, present
 
 _EMAILS = ["lena.hart@northwind.example", "omar.said@contoso.example", "kim.berg@fabrikam.example",
            "rui.tan@tailspin.example", "eva.moss@litware.example", "dan.cole@adventure.example"]
@@ -35,18 +61,14 @@ def _folder_path(d: drive_app.Drive, index: int) -> str:
     return " › ".join(reversed(names))
 
 
-class FilesTask(Task):
+class FilesTask(WebAppTask):
     """Base of the Driveshare tasks: the drive comes from the reset seed; the page opens at "My Drive"."""
 
-    suite = "browser"
+    app, seed_param = drive_app.Driveshare, "drive"
+    start_page = "/files/index.html"
 
-    def _pick(self, rng: np.random.Generator, d: drive_app.Drive, **kw) -> dict:
-        raise NotImplementedError
-
-    def sample(self, rng: np.random.Generator) -> dict:
-        seed = int(rng.integers(0, 2**31 - 1))
-        d = drive_app.drive(seed)
-        return {"drive": seed, **self._pick(rng, d)}
+    def data(self, seed: int) -> drive_app.Drive:
+        return drive_app.drive(seed)
 
     def drive(self, params: dict) -> drive_app.Drive:
         return drive_app.drive(params["drive"])
@@ -54,14 +76,9 @@ class FilesTask(Task):
     def target(self, params: dict) -> drive_app.DriveFile:
         return self.drive(params).files[params["file"]]
 
-    def setup(self, sb, params: dict) -> None:
-        drive_app.install(sb.server, params["drive"])
-        sb.browser.load(sb.server.url("/files/index.html"))
-        sb.browser.page.wait_for_selector("body.ready")
-
     def read_state(self, sb, params: dict) -> dict:
         ws = sb.workspace.snapshot()
-        return {"records": sb.server.store.snapshot(),
+        return {"records": self.backend(sb).state(),
                 "downloads": {p: b for p, b in ws.items() if p.startswith("Downloads/")}}
 
     def _unchanged(self, state: dict, baseline: dict, *names: str) -> CheckResult:
@@ -74,31 +91,39 @@ class FilesTask(Task):
         """Click the file's folder in the tree, the right page of the list (sorted by name), then its row."""
         d = self.drive(params)
         f = self.target(params)
-        yield from self._click(sb, f'#tree a[data-folder="{f.folder + 1}"]')
-        page = sb.browser.page
-        page.wait_for_selector(f'#tree a.on[data-folder="{f.folder + 1}"]')
+        yield from _open_folder(sb, f.folder)
         names = sorted(g.name for g in d.files if g.folder == f.folder)
-        p = names.index(f.name) // drive_app.PAGE + 1
-        if p > 1:
-            yield from self._click(sb, f'#pager .pnum[data-page="{p}"]')
-        fid = drive_app.file_id(d, f)
-        yield from self._click(sb, f'tr.file[data-id="{fid}"]')
-        page.wait_for_function("n => document.getElementById('d-name').textContent === n", arg=f.name)
-
-    def _click(self, sb, selector: str) -> Iterator[dict]:
-        x, y = sb.browser.screen_point(selector)
-        yield {"action_type": "click", "x": x, "y": y}
+        yield from _select(sb, drive_app.file_id(d, f), f.name, names.index(f.name) // drive_app.PAGE + 1)
 
     def _confirm(self, sb) -> Iterator[dict]:
         """Press the dialog's OK button, wait for the dialog to close, and finish."""
-        yield from self._click(sb, "#m-ok")
-        sb.browser.page.wait_for_selector("#modal", state="hidden")
-        yield {"action_type": "finished", "content": ""}
+        yield from _ok(sb)
+        yield act.finish()
 
     def _download(self, sb, params: dict) -> Iterator[dict]:
         yield from self._open_file(sb, params)
-        yield from self._click(sb, "#download")
+        yield click(sb, "#download")
         _wait_for_file(sb.workspace.root / "Downloads" / self.target(params).name)
+
+
+def _open_folder(sb, folder: int) -> Iterator[dict]:
+    """Oracle steps: open the drive's folder `folder` (an index of `Drive.folders`) in the tree."""
+    yield from click_until(sb, f'#tree a[data-folder="{folder + 1}"]', present(f'#tree a.on[data-folder="{folder + 1}"]'))
+
+
+def _select(sb, fid: int, name: str, page: int) -> Iterator[dict]:
+    """Oracle steps in the open folder: go to the list's `page` (if not shown) and select file `fid`."""
+    shown = sb.browser.page.locator("#pager .pnum.on")
+    if (int(shown.inner_text()) if shown.count() else 1) != page:
+        yield click(sb, f'#pager .pnum[data-page="{page}"]')
+    yield from click_until(sb, f'tr.file[data-id="{fid}"]',
+                           f"document.getElementById('d-name').textContent === {json.dumps(name)}")
+
+
+def _ok(sb) -> Iterator[dict]:
+    """Oracle steps: press the dialog's OK, and wait until it has closed."""
+    yield click(sb, "#m-ok")
+    sb.browser.page.wait_for_selector("#modal", state="hidden")
 
 
 def _wait_for_file(path, timeout: float = 5.0) -> None:
@@ -110,7 +135,7 @@ def _wait_for_file(path, timeout: float = 5.0) -> None:
         time.sleep(0.02)
 
 
-@register_task
+@register_task(id="browser.files-download-v0", max_steps=10)
 class FilesDownload(FilesTask):
     """Download a named file from a given folder of Driveshare.
 
@@ -118,10 +143,7 @@ class FilesDownload(FilesTask):
     and no file, folder or share record changed.
     """
 
-    id = "browser.files-download-v0"
-    max_steps = 10
-
-    def _pick(self, rng, d):
+    def sample_for(self, rng, d):
         i = int(rng.choice([k for k, f in enumerate(d.files) if f.folder != 5]))
         return {"file": i}
 
@@ -129,17 +151,17 @@ class FilesDownload(FilesTask):
         f = self.target(params)
         return f"In Driveshare, download the file \"{f.name}\" from the folder {_folder_path(self.drive(params), f.folder)}."
 
-    def check(self, state, params, answer, baseline):
+    def check(self, state, params, outcome: Outcome, baseline):
         f = self.target(params)
         return all_of(downloaded(state["downloads"], f.name, f.data),
                       self._unchanged(state, baseline, "files", "folders", "shares"))
 
     def oracle(self, sb, params):
         yield from self._download(sb, params)
-        yield {"action_type": "finished", "content": ""}
+        yield act.finish()
 
 
-@register_task
+@register_task(id="browser.files-csv-total-sdk-v0", sdk=True, max_steps=12)
 class FilesCsvTotalSdk(FilesTask):
     """Download a sales CSV (60-140 rows; the preview shows only 20) and report the sum of its
     `amount` column, using the SDK terminal on the downloaded file.
@@ -148,11 +170,7 @@ class FilesCsvTotalSdk(FilesTask):
     record changed.
     """
 
-    id = "browser.files-csv-total-sdk-v0"
-    sdk = True
-    max_steps = 12
-
-    def _pick(self, rng, d):
+    def sample_for(self, rng, d):
         return {"file": int(rng.choice([k for k, f in enumerate(d.files) if f.folder == 1 and f.kind == "csv"]))}
 
     def instruction(self, params: dict) -> str:
@@ -160,20 +178,20 @@ class FilesCsvTotalSdk(FilesTask):
         return (f"Download \"{f.name}\" from the Reports folder in Driveshare, then use the terminal to add up "
                 "its amount column (the file lands in ~/Downloads). Answer with the total, e.g. 1234.56.")
 
-    def check(self, state, params, answer, baseline):
+    def check(self, state, params, outcome: Outcome, baseline):
         f = self.target(params)
-        return all_of(research_answer(answer, f.facts["total"], numeric=True, rel_tol=1e-7),
+        return all_of(research_answer(outcome.answer, f.facts["total"], numeric=True, rel_tol=1e-7),
                       downloaded(state["downloads"], f.name, f.data),
                       self._unchanged(state, baseline, "files", "folders", "shares"))
 
     def oracle(self, sb, params):
         yield from self._download(sb, params)
-        obs = yield {"action_type": "terminal", "command":
-                     f"awk -F, 'NR>1 {{s += $7}} END {{printf \"%.2f\\n\", s}}' ~/Downloads/{self.target(params).name}"}
-        yield {"action_type": "finished", "content": obs["sdk_output"].strip()}
+        obs = yield act.terminal(
+            f"awk -F, 'NR>1 {{s += $7}} END {{printf \"%.2f\\n\", s}}' ~/Downloads/{self.target(params).name}")
+        yield act.finish(obs["sdk_output"].strip())
 
 
-@register_task
+@register_task(id="browser.files-zip-config-sdk-v0", sdk=True, max_steps=12)
 class FilesZipConfigSdk(FilesTask):
     """Download a ZIP backup and report one setting from `config/settings.json` inside it,
     using the SDK terminal (the browser only lists the archive's entries).
@@ -181,12 +199,9 @@ class FilesZipConfigSdk(FilesTask):
     Success: the answer equals the setting, the archive is in `Downloads/`, and no record changed.
     """
 
-    id = "browser.files-zip-config-sdk-v0"
-    sdk = True
-    max_steps = 12
     _KEYS = ["port", "replicas", "region", "owner_team", "timeout_s"]
 
-    def _pick(self, rng, d):
+    def sample_for(self, rng, d):
         return {"file": int(rng.choice([k for k, f in enumerate(d.files) if f.kind == "zip"])),
                 "key": str(rng.choice(self._KEYS))}
 
@@ -196,22 +211,21 @@ class FilesZipConfigSdk(FilesTask):
                 f"terminal, find the value of \"{params['key']}\" in config/settings.json inside the archive. "
                 "Answer with that value.")
 
-    def check(self, state, params, answer, baseline):
+    def check(self, state, params, outcome: Outcome, baseline):
         f = self.target(params)
         value = f.facts["config"][params["key"]]
-        return all_of(research_answer(answer, value, numeric=isinstance(value, int)),
+        return all_of(research_answer(outcome.answer, value, numeric=isinstance(value, int)),
                       downloaded(state["downloads"], f.name, f.data),
                       self._unchanged(state, baseline, "files", "folders", "shares"))
 
     def oracle(self, sb, params):
         yield from self._download(sb, params)
-        obs = yield {"action_type": "terminal",
-                     "command": f"unzip -p ~/Downloads/{self.target(params).name} config/settings.json"}
+        obs = yield act.terminal(f"unzip -p ~/Downloads/{self.target(params).name} config/settings.json")
         value = json.loads(obs["sdk_output"])[params["key"]]
-        yield {"action_type": "finished", "content": str(value)}
+        yield act.finish(str(value))
 
 
-@register_task
+@register_task(id="browser.files-rename-by-owner-date-v0", max_steps=14)
 class FilesRenameByOwnerDate(FilesTask):
     """In the Archive folder (46 files over three pages), find the file that a given person
     modified at a given date and time, and rename it.
@@ -220,10 +234,7 @@ class FilesRenameByOwnerDate(FilesTask):
     file, folder and share record is unchanged.
     """
 
-    id = "browser.files-rename-by-owner-date-v0"
-    max_steps = 14
-
-    def _pick(self, rng, d):
+    def sample_for(self, rng, d):
         arch = [k for k, f in enumerate(d.files) if f.folder == 5]
         keys = [(d.files[k].owner, d.files[k].modified) for k in arch]
         unique = [k for k in arch if keys.count((d.files[k].owner, d.files[k].modified)) == 1]
@@ -237,7 +248,7 @@ class FilesRenameByOwnerDate(FilesTask):
         return (f"In Driveshare's Archive folder, find the file owned by {who} (owner \"{f.owner}\") that was "
                 f"last modified on {f.modified}, and rename it to \"{params['new']}\".")
 
-    def check(self, state, params, answer, baseline):
+    def check(self, state, params, outcome: Outcome, baseline):
         fid = drive_app.file_id(self.drive(params), self.target(params))
         return all_of(records_changed_only(baseline["records"]["files"], state["records"]["files"], fid,
                                            {"name": params["new"]}),
@@ -245,25 +256,22 @@ class FilesRenameByOwnerDate(FilesTask):
 
     def oracle(self, sb, params):
         yield from self._open_file(sb, params)
-        yield from self._click(sb, "#rename")
+        yield click(sb, "#rename")
         sb.browser.page.wait_for_selector("#rename-input")
-        yield {"action_type": "hotkey", "keys": ["ctrl", "a"]}
-        yield {"action_type": "type", "text": params["new"] + "\n"}
+        yield act.keys("ctrl", "a")
+        yield act.typed(params["new"] + "\n")
         sb.browser.page.wait_for_selector("#modal", state="hidden")
-        yield {"action_type": "finished", "content": ""}
+        yield act.finish()
 
 
-@register_task
+@register_task(id="browser.files-move-v0", max_steps=12)
 class FilesMove(FilesTask):
     """Move a named file from one folder to another with the Move dialog's folder picker.
 
     Success: only the file's folder changed; every other record is unchanged.
     """
 
-    id = "browser.files-move-v0"
-    max_steps = 12
-
-    def _pick(self, rng, d):
+    def sample_for(self, rng, d):
         k = int(rng.choice([k for k, f in enumerate(d.files) if f.folder in (1, 3, 4, 6)]))
         dest = [i for i in range(len(d.folders)) if i != d.files[k].folder and i != 5
                 and not any(f.name == d.files[k].name and f.folder == i for f in d.files)]
@@ -274,7 +282,7 @@ class FilesMove(FilesTask):
         return (f"In Driveshare, move \"{f.name}\" from {_folder_path(d, f.folder)} to the folder "
                 f"{_folder_path(d, params['dest'])}.")
 
-    def check(self, state, params, answer, baseline):
+    def check(self, state, params, outcome: Outcome, baseline):
         fid = drive_app.file_id(self.drive(params), self.target(params))
         return all_of(records_changed_only(baseline["records"]["files"], state["records"]["files"], fid,
                                            {"folder": params["dest"] + 1}),
@@ -282,16 +290,12 @@ class FilesMove(FilesTask):
 
     def oracle(self, sb, params):
         yield from self._open_file(sb, params)
-        yield from self._click(sb, "#move")
-        yield from self._click(sb, f'#picker .pick[data-folder="{params["dest"] + 1}"]')
+        yield click(sb, "#move")
+        yield click(sb, f'#picker .pick[data-folder="{params["dest"] + 1}"]')
         yield from self._confirm(sb)
 
 
-_MONTHS = ["January", "February", "March", "April", "May", "June", "July", "August", "September", "October",
-           "November", "December"]
-
-
-@register_task
+@register_task(id="browser.files-move-by-owner-month-v0", max_steps=30)
 class FilesMoveByOwnerMonth(FilesTask):
     """In the Archive folder (46 files over three pages), find every file of a given owner last
     modified in a given month (two or three files) and move them all to another folder.
@@ -300,35 +304,29 @@ class FilesMoveByOwnerMonth(FilesTask):
     and every other file, folder and share record is unchanged.
     """
 
-    id = "browser.files-move-by-owner-month-v0"
-    max_steps = 30
-
-    def sample(self, rng: np.random.Generator) -> dict:
-        while True:   # a drive where some owner has 2-3 archive files in one month
-            seed = int(rng.integers(0, 2**31 - 1))
-            d = drive_app.drive(seed)
-            groups: dict[tuple[str, str], list[int]] = {}
-            for k, f in enumerate(d.files):
-                if f.folder == 5:
-                    groups.setdefault((f.owner, f.modified[:7]), []).append(k)
-            good = sorted(key for key, ks in groups.items() if 2 <= len(ks) <= 3)
-            if not good:
-                continue
-            owner, month = good[int(rng.integers(len(good)))]
-            files = groups[(owner, month)]
-            dests = [i for i in (1, 3, 4) if not any(g.folder == i and g.name in {d.files[k].name for k in files}
-                                                     for g in d.files)]
-            if dests:
-                return {"drive": seed, "owner": owner, "month": month, "files": files,
-                        "dest": int(rng.choice(dests))}
+    def sample_for(self, rng, d):
+        groups: dict[tuple[str, str], list[int]] = {}
+        for k, f in enumerate(d.files):
+            if f.folder == 5:
+                groups.setdefault((f.owner, f.modified[:7]), []).append(k)
+        good = sorted(key for key, ks in groups.items() if 2 <= len(ks) <= 3)
+        if not good:
+            return None   # a drive where some owner has 2-3 archive files in one month
+        owner, month = good[int(rng.integers(len(good)))]
+        files = groups[(owner, month)]
+        dests = [i for i in (1, 3, 4) if not any(g.folder == i and g.name in {d.files[k].name for k in files}
+                                                 for g in d.files)]
+        if not dests:
+            return None
+        return {"owner": owner, "month": month, "files": files, "dest": int(rng.choice(dests))}
 
     def instruction(self, params: dict) -> str:
         d = self.drive(params)
-        month = _MONTHS[int(params["month"][5:7]) - 1] + " " + params["month"][:4]
+        month = MONTHS[int(params["month"][5:7]) - 1] + " " + params["month"][:4]
         return (f"In Driveshare's Archive folder, move every file owned by \"{params['owner']}\" that was last "
                 f"modified in {month} to the folder {_folder_path(d, params['dest'])}.")
 
-    def check(self, state, params, answer, baseline):
+    def check(self, state, params, outcome: Outcome, baseline):
         d = self.drive(params)
         changes = {drive_app.file_id(d, d.files[k]): {"folder": params["dest"] + 1} for k in params["files"]}
         return all_of(records_changed_exactly(baseline["records"]["files"], state["records"]["files"], changes),
@@ -336,27 +334,19 @@ class FilesMoveByOwnerMonth(FilesTask):
 
     def oracle(self, sb, params):
         d = self.drive(params)
-        page = sb.browser.page
-        yield from self._click(sb, '#tree a[data-folder="6"]')
-        page.wait_for_selector('#tree a.on[data-folder="6"]')
+        yield from _open_folder(sb, 5)
         for k in params["files"]:
             fid = drive_app.file_id(d, d.files[k])
-            here = sorted(r["name"] for r in sb.server.store.snapshot()["files"] if r["folder"] == 6 and not r["trashed"])
-            want = here.index(d.files[k].name) // drive_app.PAGE + 1
-            shown = page.locator("#pager .pnum.on")
-            if shown.count() and int(shown.inner_text()) != want:
-                yield from self._click(sb, f'#pager .pnum[data-page="{want}"]')
-            yield from self._click(sb, f'tr.file[data-id="{fid}"]')
-            page.wait_for_function("n => document.getElementById('d-name').textContent === n", arg=d.files[k].name)
-            yield from self._click(sb, "#move")
-            yield from self._click(sb, f'#picker .pick[data-folder="{params["dest"] + 1}"]')
-            yield from self._click(sb, "#m-ok")
-            page.wait_for_selector("#modal", state="hidden")
-            page.wait_for_selector(f'tr.file[data-id="{fid}"]', state="detached")
-        yield {"action_type": "finished", "content": ""}
+            here = sorted(r["name"] for r in self.backend(sb).state()["files"] if r["folder"] == 6 and not r["trashed"])
+            yield from _select(sb, fid, d.files[k].name, here.index(d.files[k].name) // drive_app.PAGE + 1)
+            yield click(sb, "#move")
+            yield click(sb, f'#picker .pick[data-folder="{params["dest"] + 1}"]')
+            yield from _ok(sb)
+            sb.browser.page.wait_for_selector(f'tr.file[data-id="{fid}"]', state="detached")
+        yield act.finish()
 
 
-@register_task
+@register_task(id="browser.files-share-v0", max_steps=14)
 class FilesShare(FilesTask):
     """Share a file from the Team notes folder with an email address, as editor or viewer.
 
@@ -364,10 +354,7 @@ class FilesShare(FilesTask):
     or folder record changed.
     """
 
-    id = "browser.files-share-v0"
-    max_steps = 14
-
-    def _pick(self, rng, d):
+    def sample_for(self, rng, d):
         return {"file": int(rng.choice([k for k, f in enumerate(d.files) if f.folder in (4, 6)])),
                 "email": str(rng.choice(_EMAILS)), "role": str(rng.choice(["viewer", "editor"]))}
 
@@ -377,7 +364,7 @@ class FilesShare(FilesTask):
         return (f"In Driveshare, share \"{f.name}\" (in {_folder_path(d, f.folder)}) with {params['email']} "
                 f"so that they {can}.")
 
-    def check(self, state, params, answer, baseline):
+    def check(self, state, params, outcome: Outcome, baseline):
         fid = drive_app.file_id(self.drive(params), self.target(params))
         before, after = baseline["records"]["shares"], state["records"]["shares"]
         new = [s for s in after if s["id"] not in {b["id"] for b in before}]
@@ -391,25 +378,22 @@ class FilesShare(FilesTask):
 
     def oracle(self, sb, params):
         yield from self._open_file(sb, params)
-        yield from self._click(sb, "#share")
-        yield from self._click(sb, "#share-email")
-        yield {"action_type": "type", "text": params["email"]}
-        yield {"action_type": "hotkey", "keys": ["tab"]}
-        yield {"action_type": "type", "text": params["role"][0]}  # a closed <select> picks by first letter
+        yield click(sb, "#share")
+        yield click(sb, "#share-email")
+        yield act.typed(params["email"])
+        yield act.keys("tab")
+        yield act.typed(params["role"][0])  # a closed <select> picks by first letter
         yield from self._confirm(sb)
 
 
-@register_task
+@register_task(id="browser.files-notes-code-v0", max_steps=10)
 class FilesNotesCode(FilesTask):
     """Read a meeting-notes file in the preview pane and report the door code written in it.
 
     Success: the answer is the code; no record changed (reading needs no download).
     """
 
-    id = "browser.files-notes-code-v0"
-    max_steps = 10
-
-    def _pick(self, rng, d):
+    def sample_for(self, rng, d):
         return {"file": int(rng.choice([k for k, f in enumerate(d.files) if f.folder == 4 and "code" in f.facts]))}
 
     def instruction(self, params: dict) -> str:
@@ -417,11 +401,11 @@ class FilesNotesCode(FilesTask):
         return (f"In Driveshare's Team notes folder, open the meeting notes about the {topic}. "
                 "What is the storage room door code written there? Answer with the code.")
 
-    def check(self, state, params, answer, baseline):
-        return all_of(research_answer(answer, self.target(params).facts["code"], numeric=True),
+    def check(self, state, params, outcome: Outcome, baseline):
+        return all_of(research_answer(outcome.answer, self.target(params).facts["code"], numeric=True),
                       self._unchanged(state, baseline, "files", "folders", "shares"))
 
     def oracle(self, sb, params):
         yield from self._open_file(sb, params)
         text = sb.browser.page.locator("#preview pre").inner_text()
-        yield {"action_type": "finished", "content": re.search(r"door code is (\d+)", text).group(1)}
+        yield act.finish(re.search(r"door code is (\d+)", text).group(1))

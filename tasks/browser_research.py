@@ -1,11 +1,32 @@
-"""Information-seeking browser tasks over the Veloripedia corpus: multi-hop questions, each in a GUI-only and a GUI+SDK variant.
+"""Information-seeking browser tasks over Veloripedia (tasks/webapps/wiki.py): multi-hop questions, each in a GUI-only and a GUI+SDK variant.
 
-Every question needs facts from at least two articles (e.g. a company's page for its
-founder, the founder's page for the birthplace, the city's page for the population).
-The truth is computed from the corpus's structured facts; the agent answers with
-`finished(content=...)`. In the `-sdk` variant the same articles are also in the
-workspace as Markdown (`~/corpus/<slug>.md`, `~/corpus/index.tsv`), since the SDK
-terminal has no network.
+## Description
+Veloripedia is a generated encyclopedia of a fictional world (≥ 500 linked articles:
+countries, cities, people, companies, rivers, universities, mountains, events) with a
+search engine, infoboxes whose values link to other articles, categories and sortable
+list pages. Every question needs facts from at least two articles (e.g. a company's
+page for its founder, the founder's page for the birthplace, the city's page for the
+population); one task reads a list page instead. In the `-sdk` variant the same
+articles are also in the workspace as Markdown (`~/corpus/<slug>.md`,
+`~/corpus/index.tsv`), since the SDK terminal has no network.
+
+## Action Space / Observation Space
+Those of `BrowserEnv` (the whole 1280×800 screen; clicks, keys, typing, scrolls); the
+`-sdk` tasks also take `terminal` actions.
+
+## Rewards
+1.0 when the `finished(content=...)` answer matches the truth computed from the corpus's
+structured facts (numbers: exactly one number, separators and units allowed; names: case
+and a leading article ignored). Nothing is written, so nothing else can change.
+
+## Starting State
+The question's entities are drawn from the reset seed; the page opens on the main page.
+
+## Episode End
+`finished(...)`, or the task's `max_steps` (oracle steps plus slack).
+
+## Version History
+* v0: first version.
 """
 
 from __future__ import annotations
@@ -20,7 +41,9 @@ from hybridgym.reward import CheckResult
 from hybridgym.reward.research import research_answer
 from hybridgym.tasks.webapps import wiki
 
-from .base import Task, register_task
+from .base import Outcome, Task, register_task
+from .kit import actions as act
+from .kit.web import click, open_app
 
 SDK_NOTE = (" The same encyclopedia is also available to the terminal as Markdown files in ~/corpus "
             "(one <slug>.md per article; ~/corpus/index.tsv lists slug, title and kind).")
@@ -172,14 +195,12 @@ class ResearchTask(Task):
         return text + (SDK_NOTE if self.sdk else "")
 
     def setup(self, sb, params: dict) -> None:
-        wiki.install(sb.server, seed=int(sum(map(ord, str(params["truth"])))))
         if self.sdk:
             wiki.write_markdown(sb.workspace.root / "corpus")
-        sb.browser.load(sb.server.url("/wiki/"))
-        sb.browser.page.wait_for_selector("#q")
+        _open_wiki(sb, seed=int(sum(map(ord, str(params["truth"])))))
 
-    def check(self, state: dict, params: dict, answer: str | None, baseline: dict) -> CheckResult:
-        return research_answer(answer, params["truth"], numeric=params["numeric"])
+    def check(self, state: dict, params: dict, outcome: Outcome, baseline: dict) -> CheckResult:
+        return research_answer(outcome.answer, params["truth"], numeric=params["numeric"])
 
     # -- oracles -----------------------------------------------------------------
     def oracle(self, sb, params: dict) -> Iterator[dict]:
@@ -187,18 +208,16 @@ class ResearchTask(Task):
         values: list[str] = []
         for start, ops in params["walks"]:
             values += yield from walk(sb, start, ops)
-        yield {"action_type": "finished", "content": self.question.combine(values)}
+        yield act.finish(self.question.combine(values))
 
     def _gui_walk(self, sb, start: str, ops: list) -> Iterator[dict]:
         """Search for the start article, open it from the results, follow infobox links, read values."""
         page = sb.browser.page
-        x, y = sb.browser.screen_point("#q")
-        yield {"action_type": "click", "x": x, "y": y}
-        yield {"action_type": "hotkey", "keys": ["ctrl", "a"]}
-        yield {"action_type": "type", "text": _t(start) + "\n"}
+        yield click(sb, "#q")
+        yield act.keys("ctrl", "a")
+        yield act.typed(_t(start) + "\n")
         page.wait_for_url(lambda url: "/wiki/search?" in url)
-        x, y = sb.browser.screen_point(f'#results a.rtitle[href="/wiki/a/{start}"]')
-        yield {"action_type": "click", "x": x, "y": y}
+        yield click(sb, f'#results a.rtitle[href="/wiki/a/{start}"]')
         page.wait_for_url(lambda url: url.endswith(f"/wiki/a/{start}"))
         values = []
         for op, label in ops:
@@ -207,16 +226,14 @@ class ResearchTask(Task):
                 values.append(page.locator(row + " td").inner_text().strip())
             else:
                 target = page.locator(row + " a").get_attribute("href")
-                x, y = _link_point(sb, row + " a")
-                yield {"action_type": "click", "x": x, "y": y}
+                yield act.click(*_link_point(sb, row + " a"))
                 page.wait_for_url(lambda url: url.endswith(target))
         return values
 
     def _sdk_walk(self, sb, start: str, ops: list) -> Iterator[dict]:
         """Find the start article's file with grep, then cat the files its fields link to."""
-        obs = yield {"action_type": "terminal", "command": f"grep -lx '# {_t(start)}' corpus/*.md"}
-        current = obs["sdk_output"].split()[0]
-        obs = yield {"action_type": "terminal", "command": f"cat {current}"}
+        obs = yield act.terminal(f"grep -lx '# {_t(start)}' corpus/*.md")
+        obs = yield act.terminal(f"cat {obs['sdk_output'].split()[0]}")
         values = []
         for op, label in ops:
             m = re.search(rf"^{re.escape(label)}: (.*)$", obs["sdk_output"], re.M)
@@ -224,8 +241,14 @@ class ResearchTask(Task):
                 values.append(re.sub(r"\[([^\]]*)\]\([^)]*\)", r"\1", m.group(1)).strip())
             else:
                 target = re.search(r"\]\(([^)]+)\)", m.group(1)).group(1)
-                obs = yield {"action_type": "terminal", "command": f"cat corpus/{target}"}
+                obs = yield act.terminal(f"cat corpus/{target}")
         return values
+
+
+def _open_wiki(sb, seed: int) -> None:
+    """A task's setup: serve the encyclopedia (its random article drawn from `seed`) and open its main page."""
+    sb.server.install(wiki.Veloripedia.prefix, wiki.Veloripedia).load(seed)
+    open_app(sb, "/wiki/")
 
 
 def _link_point(sb, selector: str) -> tuple[int, int]:
@@ -250,7 +273,7 @@ for _q in QUESTIONS:
         _register(_q, _sdk)
 
 
-@register_task
+@register_task(id="browser.wiki-list-largest-v0")
 class WikiListLargest(Task):
     """Find, through Veloripedia's list pages, the company of a given industry that has the most
     or fewest employees, or was founded first or last.
@@ -260,7 +283,6 @@ class WikiListLargest(Task):
     so nothing else can change.
     """
 
-    id = "browser.wiki-list-largest-v0"
     suite = "browser"
     max_steps = 12
     #: (column, field, sort direction that puts the answer first, wording)
@@ -284,27 +306,23 @@ class WikiListLargest(Task):
                 f"{params['goal']}? Answer with the company's name.")
 
     def setup(self, sb, params: dict) -> None:
-        wiki.install(sb.server)
-        sb.browser.load(sb.server.url("/wiki/"))
-        sb.browser.page.wait_for_selector("#q")
+        _open_wiki(sb, seed=0)
 
-    def check(self, state: dict, params: dict, answer: str | None, baseline: dict) -> CheckResult:
-        return research_answer(answer, params["truth"])
+    def check(self, state: dict, params: dict, outcome: Outcome, baseline: dict) -> CheckResult:
+        return research_answer(outcome.answer, params["truth"])
 
     def oracle(self, sb, params: dict) -> Iterator[dict]:
         page = sb.browser.page
-        x, y = sb.browser.screen_point("#nav-lists")
-        yield {"action_type": "click", "x": x, "y": y}
-        x, y = sb.browser.screen_point('#lists a[href="/wiki/list/company"]')
-        yield {"action_type": "click", "x": x, "y": y}
+        yield click(sb, "#nav-lists")
+        yield click(sb, '#lists a[href="/wiki/list/company"]')
         want = f"sort={params['column']}&dir={params['dir']}"
         head = f'#list th a[data-col="{params["column"]}"]'
-        yield {"action_type": "click", **dict(zip("xy", sb.browser.screen_point(head)))}
+        yield click(sb, head)
         page.wait_for_url(lambda url: f"sort={params['column']}" in url)
         if want not in page.url:   # a numeric column sorts descending first; a second click flips it
-            yield {"action_type": "click", **dict(zip("xy", sb.browser.screen_point(head)))}
+            yield click(sb, head)
             page.wait_for_url(lambda url: want in url)
         rows = page.locator("#list tbody tr").evaluate_all(
             "rs => rs.map(r => [...r.cells].map(c => c.innerText.trim()))")
         best = next(r[0] for r in rows if r[1] == params["industry"])
-        yield {"action_type": "finished", "content": best}
+        yield act.finish(best)

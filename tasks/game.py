@@ -1,6 +1,31 @@
 """Game suite tasks: the HTML5 games in assets/games on Playwright's virtual clock, rewarded by score.
 
-One task per game, built from the game's card in `tasks/players/<game>.py`.
+## Description
+One task per game (`game.<name>-v0`), built from the game's card in
+`tasks/players/<game>.py` (title, instruction, keys, click grid, `step_ms`, target,
+step budget) and played by its scripted `policy(state)` as the oracle. The page
+exposes `window.hybridgym` (score, gameOver, state).
+
+## Action Space
+Those of `GameEnv`: keys and clicks; `discrete_actions()` gives a finite set for
+classic RL (do nothing, each of the game's keys, a click per grid cell).
+
+## Observation Space
+The game's canvas, 800×600 (read with the clock advance, `CanvasClock`).
+
+## Rewards
+The score's change at each step (`reward_mode = "score"`), read with the observation
+(`probe`); success is reaching the card's target. `normalized_score`: 0 = random agent,
+100 = scripted player (tasks/game_baselines.json, from benchmarks/bench_games.py).
+
+## Starting State
+A new game seeded from the reset seed, its clock at 0 and paused.
+
+## Episode End
+Game over, `finished(...)`, or the card's step budget.
+
+## Version History
+* v0: first version.
 """
 
 from __future__ import annotations
@@ -13,7 +38,7 @@ from typing import ClassVar, Iterator
 from hybridgym.reward import CheckResult
 from hybridgym.reward.checkers import score_at_least
 
-from .base import Task, register_task
+from .base import Outcome, Task, register_task
 from .players import discover
 
 NOOP = {"action_type": "wait", "seconds": 0}
@@ -30,6 +55,7 @@ class GameTask(Task):
 
     suite = "game"
     reward_mode = "score"
+    probe = "{score: Number(hybridgym.score()), over: Boolean(hybridgym.gameOver())}"
     player: ClassVar[ModuleType]
     card: ClassVar[dict]
 
@@ -66,7 +92,15 @@ class GameTask(Task):
     def ended(self, sb, state: dict | None = None) -> bool:
         return bool(sb.browser.page.evaluate("hybridgym.gameOver()"))
 
-    def check(self, state: dict, params: dict, answer: str | None, baseline: dict) -> CheckResult:
+    def progress(self, sb, probed=None) -> tuple[float, bool]:
+        if probed is None:
+            return super().progress(sb)
+        return float(probed["score"]), bool(probed["over"])
+
+    def normalized_score(self, score: float) -> float | None:
+        return normalized_score(self.game, score)
+
+    def check(self, state: dict, params: dict, outcome: Outcome, baseline: dict) -> CheckResult:
         return score_at_least(state["score"], self.target)
 
     def discrete_actions(self) -> list[dict]:

@@ -14,39 +14,6 @@ import hybridgym  # noqa: E402
 from hybridgym.tasks import SUITES
 
 
-def descendants(pid: int | None = None) -> set[int]:
-    """Pids of all live descendants of a process (default: this one), from /proc."""
-    root = pid or os.getpid()
-    children: dict[int, list[int]] = {}
-    for entry in os.listdir("/proc"):
-        if not entry.isdigit():
-            continue
-        try:
-            with open(f"/proc/{entry}/stat") as f:
-                stat = f.read()
-            fields = stat[stat.rindex(")") + 2:].split()
-            if fields[0] == "Z":
-                continue
-            children.setdefault(int(fields[1]), []).append(int(entry))
-        except (OSError, ValueError):
-            continue
-    out, todo = set(), [root]
-    while todo:
-        for c in children.get(todo.pop(), []):
-            if c not in out:
-                out.add(c)
-                todo.append(c)
-    return out
-
-
-def cmdline(pid: int) -> str:
-    try:
-        with open(f"/proc/{pid}/cmdline", "rb") as f:
-            return f.read().replace(b"\0", b" ").decode(errors="replace").strip()
-    except OSError:
-        return ""
-
-
 _ENVS: dict[str, gym.Env] = {}
 
 

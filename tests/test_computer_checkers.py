@@ -9,9 +9,13 @@ import zipfile
 import numpy as np
 import pytest
 
-from hybridgym.reward.files import (ANY, CALL_USER_ANSWER, archive_holds, config_is, config_value, declined,
-                                    declined_and_unchanged, expected_tree, user_files)
-from hybridgym.tasks import TASKS
+from hybridgym.reward.files import (ANY, archive_holds, config_is, config_value, declined, declined_and_unchanged,
+                                    expected_tree, user_files)
+from hybridgym.tasks import NOT_ENDED, TASKS, Outcome
+from hybridgym.tasks.kit.desktop import file_bytes
+
+#: the agent ended with an empty finished()
+DONE = Outcome("", finished=True)
 
 HOME = {
     "Documents/a.txt": b"alpha\n",
@@ -139,30 +143,35 @@ def test_config_is_wants_the_value_in_the_right_section():
 
 
 # -- infeasible ---------------------------------------------------------------------------------
-@pytest.mark.parametrize("answer", [CALL_USER_ANSWER, "I cannot do this: the file does not exist.",
-                                    "LibreOffice is not installed here", "The calculator can't plot graphs",
-                                    "Not possible: there is no version history."])
-def test_declined_recognises_call_user_and_refusals(answer):
-    assert declined(answer)
+@pytest.mark.parametrize("answer", ["", "Please take over", None])
+def test_declined_counts_every_call_user(answer):
+    assert declined(answer, called_user=True)
 
 
-@pytest.mark.parametrize("answer", [None, "", "Done!", "I replaced every word and saved the file."])
+@pytest.mark.parametrize("answer", ["I cannot do this: the file does not exist.", "LibreOffice is not installed here",
+                                    "The calculator can't plot graphs", "Not possible: there is no version history."])
+def test_declined_recognises_a_finished_refusal(answer):
+    assert declined(answer, called_user=False)
+
+
+@pytest.mark.parametrize("answer", [None, "", "Done!", "I replaced every word and saved the file.", "call_user()"])
 def test_declined_rejects_silence_and_claims_of_success(answer):
-    assert not declined(answer)
+    assert not declined(answer, called_user=False)
 
 
 def test_declined_and_unchanged_fails_if_anything_was_touched():
-    assert declined_and_unchanged("cannot be done", HOME, HOME).success
-    assert not declined_and_unchanged("cannot be done", HOME, {**HOME, "Documents/a.txt": b"changed"}).success
-    assert not declined_and_unchanged(None, HOME, HOME).success
+    assert declined_and_unchanged("cannot be done", False, HOME, HOME).success
+    assert declined_and_unchanged("", True, HOME, HOME).success
+    assert not declined_and_unchanged("", True, HOME, {**HOME, "Documents/a.txt": b"changed"}).success
+    assert not declined_and_unchanged("cannot be done", False, HOME, {**HOME, "Documents/a.txt": b"changed"}).success
+    assert not declined_and_unchanged(None, False, HOME, HOME).success
 
 
 # -- the tasks' own checks, on a hand-made home ---------------------------------------------------
 def _task_home(task_id: str, seed: int = 0) -> tuple[dict, dict[str, bytes]]:
-    from hybridgym.tasks.computer import _file_bytes
     task = TASKS[task_id]
     params = task.sample(np.random.default_rng(seed))
-    return params, {p: _file_bytes({}, c) for p, c in params["home"].items()}
+    return params, {p: file_bytes(c) for p, c in params["home"].items()}
 
 
 def test_organize_by_extension_check_passes_the_sorted_home_only():
@@ -170,17 +179,17 @@ def test_organize_by_extension_check_passes_the_sorted_home_only():
     params, before = _task_home(task.id)
     after = {(f"Downloads/{p.rsplit('.', 1)[1]}/{p.split('/', 1)[1]}" if p.startswith("Downloads/") else p): b
              for p, b in before.items()}
-    assert task.check({"files": after}, params, "", {"files": before}).success
-    assert not task.check({"files": before}, params, "", {"files": before}).success
+    assert task.check({"files": after}, params, DONE, {"files": before}).success
+    assert not task.check({"files": before}, params, DONE, {"files": before}).success
 
 
 def test_delete_matching_check_fails_when_a_lookalike_is_deleted():
     task = TASKS["computer.files-delete-matching-v0"]
     params, before = _task_home(task.id)
     cleaned = {p: b for p, b in before.items() if not (p.endswith("~") or p.endswith(".tmp"))}
-    assert task.check({"files": cleaned}, params, "", {"files": before}).success
+    assert task.check({"files": cleaned}, params, DONE, {"files": before}).success
     too_much = {p: b for p, b in cleaned.items() if "tmp-notes" not in p}
-    assert not task.check({"files": too_much}, params, "", {"files": before}).success
+    assert not task.check({"files": too_much}, params, DONE, {"files": before}).success
 
 
 def test_append_section_check_wants_the_lines_at_the_end_and_the_text_kept():
@@ -188,11 +197,11 @@ def test_append_section_check_wants_the_lines_at_the_end_and_the_text_kept():
     params, before = _task_home(task.id)
     path, old = params["path"], before[params["path"]].decode()
     good = {**before, path: (old + f"\n{params['heading']}\n{params['item']}\n").encode()}
-    assert task.check({"files": good}, params, "", {"files": before}).success
+    assert task.check({"files": good}, params, DONE, {"files": before}).success
     reordered = {**before, path: (old + f"{params['item']}\n{params['heading']}\n").encode()}
-    assert not task.check({"files": reordered}, params, "", {"files": before}).success
+    assert not task.check({"files": reordered}, params, DONE, {"files": before}).success
     damaged = {**before, path: (old.replace("#", "") + f"{params['heading']}\n{params['item']}\n").encode()}
-    assert not task.check({"files": damaged}, params, "", {"files": before}).success
+    assert not task.check({"files": damaged}, params, DONE, {"files": before}).success
 
 
 def _dedupe(files: dict[str, bytes], reverse: bool) -> dict[str, bytes]:
@@ -211,8 +220,8 @@ def test_dedupe_check_keeps_the_first_name_of_each_group():
     task = TASKS["computer.hybrid-dedupe-pictures-v0"]
     params, before = _task_home(task.id)
     assert len(_dedupe(before, reverse=False)) < len(before)
-    assert task.check({"files": _dedupe(before, reverse=False)}, params, "", {"files": before}).success
-    assert not task.check({"files": _dedupe(before, reverse=True)}, params, "", {"files": before}).success
+    assert task.check({"files": _dedupe(before, reverse=False)}, params, DONE, {"files": before}).success
+    assert not task.check({"files": _dedupe(before, reverse=True)}, params, DONE, {"files": before}).success
 
 
 def test_settings_check_reads_the_config_and_refuses_user_file_damage():
@@ -220,8 +229,18 @@ def test_settings_check_reads_the_config_and_refuses_user_file_damage():
     params, before = _task_home(task.id)
     conf = f"[general]\nmode={params['value']}\n".encode()
     after = {**before, params["config"]: conf}
-    assert task.check({"files": after}, params, "", {"files": before}).success
+    assert task.check({"files": after}, params, DONE, {"files": before}).success
     wrong = {**before, params["config"]: b"[general]\nmode=0\n"}
-    assert not task.check({"files": wrong}, params, "", {"files": before}).success
+    assert not task.check({"files": wrong}, params, DONE, {"files": before}).success
     doc = next(p for p in before if p.startswith("Documents/"))
-    assert not task.check({"files": {**after, doc: b"x"}}, params, "", {"files": before}).success
+    assert not task.check({"files": {**after, doc: b"x"}}, params, DONE, {"files": before}).success
+
+
+def test_infeasible_task_passes_call_user_but_not_an_empty_finished():
+    task = TASKS["computer.infeasible-app-not-installed-v0"]
+    params, before = _task_home(task.id)
+    state, baseline = {"files": before}, {"files": before}
+    assert task.check(state, params, Outcome("", finished=True, called_user=True), baseline).success
+    assert task.check(state, params, Outcome("LibreOffice is not installed", finished=True), baseline).success
+    assert not task.check(state, params, DONE, baseline).success
+    assert not task.check(state, params, NOT_ENDED, baseline).success

@@ -9,9 +9,9 @@ import pytest
 
 from hybridgym.assets import ASSETS
 from hybridgym.sandbox import APPS, Sandbox
-from hybridgym.sandbox.desktop import BACKGROUND, PANEL_HEIGHT, _session_pids
+from hybridgym.sandbox.desktop import BACKGROUND, PANEL_HEIGHT, SESSION_VAR
 
-from .conftest import cmdline, descendants
+from hybridgym.sandbox.processes import cmdline, descendants, marked
 
 W, H = 1280, 800
 
@@ -170,4 +170,4 @@ def test_closing_the_desktop_leaves_no_process():
     runtime = str(sb.desktop.runtime)
     sb.close()
     assert not [cmdline(p) for p in descendants() - before]
-    assert _session_pids(runtime) == []
+    assert marked(SESSION_VAR, runtime) == []

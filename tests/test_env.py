@@ -14,7 +14,7 @@ from gymnasium.utils.env_checker import check_env
 import hybridgym
 from hybridgym.tasks import SUITES, TASKS, tasks_of
 
-from .conftest import cmdline, descendants
+from hybridgym.sandbox.processes import cmdline, descendants
 
 
 def test_every_task_and_suite_has_a_gym_id():

@@ -54,7 +54,7 @@ def test_the_observation_read_from_the_canvas_is_what_the_screen_shows(suite_env
     for action in [None] + actions:
         if action is not None:
             obs, _, term, trunc, _ = env.step(action)
-        from_canvas += env.unwrapped._raw is None
+        from_canvas += env.unwrapped.observer.raw is None
         sb.browser.wait_real_frame()
         screen, _, _ = sb.capture.settle(quiet=0.1, max_wait=2.0)
         assert np.array_equal(screen, obs["screenshot"]), f"{game}: the observation is not the screen"

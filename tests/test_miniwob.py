@@ -11,7 +11,11 @@ import pytest
 
 import hybridgym  # noqa: F401  (registers the ids)
 from hybridgym.agents import NoopAgent, OracleAgent, run_episode
-from hybridgym.miniwob import MINIWOB_TASKS, ORACLES, UNRUNNABLE, MiniWoBEnv, discover
+from hybridgym.miniwob import MiniWoBEnv
+from hybridgym.tasks import tasks_of
+from hybridgym.tasks.miniwob import ORACLES, UNRUNNABLE, discover
+
+MINIWOB_TASKS = {t.id: t for t in tasks_of("miniwob")}
 
 TASK_IDS = sorted(MINIWOB_TASKS)
 

@@ -7,7 +7,7 @@ import pytest
 
 from hybridgym.reward.phone_tools import answer_amount, answer_date, phone_changed, setting_near, text_appended
 from hybridgym.tasks import TASKS
-from hybridgym.tasks.mobile_tools import world
+from hybridgym.tasks.kit.phone_world import tool_world
 
 
 # ---- checkers on plain data -----------------------------------------------------------------------------------
@@ -68,7 +68,7 @@ def test_answer_date_refuses_another_or_an_incomplete_date(text):
 
 @pytest.mark.parametrize("seed", range(20))
 def test_world_has_no_ambiguous_targets(seed):
-    w = world(np.random.default_rng(seed))
+    w = tool_world(np.random.default_rng(seed))
     files = [(f["folder"], f["name"]) for f in w["files"]]
     assert len(files) == len(set(files))
     for folder in {f["folder"] for f in w["files"]}:   # "the largest" is one file, larger by a tenth
@@ -83,11 +83,11 @@ def test_world_has_no_ambiguous_targets(seed):
 
 def test_questions_answer_from_the_seeded_records():
     params = TASKS["mobile.expenses-total-v0"].sample(np.random.default_rng(5))
-    rows = [e for e in params["world"]["expenses"]
+    rows = [e for e in params["records"]["expenses"]
             if e["category"] == params["category"] and int(e["date"][5:7]) == params["month"]]
     assert rows and params["total"] == round(sum(e["amount"] for e in rows), 2)
     params = TASKS["mobile.files-largest-v0"].sample(np.random.default_rng(5))
-    sizes = {f["name"]: f["size_kb"] for f in params["world"]["files"] if f["folder"] == params["folder"]}
+    sizes = {f["name"]: f["size_kb"] for f in params["records"]["files"] if f["folder"] == params["folder"]}
     assert sizes[params["answer"]] == max(sizes.values())
 
 

@@ -14,6 +14,7 @@ import numpy as np
 import pytest
 
 import hybridgym  # noqa: F401
+from hybridgym.sandbox.processes import cmdline, kill_pid, pids
 from hybridgym.vector import RayVectorEnv, owned_pids
 
 ray = pytest.importorskip("ray")
@@ -64,21 +65,11 @@ def cluster():
 def _stop_cluster(port: int) -> None:
     """Kill this cluster's processes only (`ray stop` would stop every Ray on the machine):
     those whose command line names its GCS port, and the workers of its sessions."""
-    import signal as sig
     marks = (f":{port}", f"={port}")
-    for entry in os.listdir("/proc"):
-        if not entry.isdigit() or int(entry) == os.getpid():
-            continue
-        try:
-            with open(f"/proc/{entry}/cmdline", "rb") as f:
-                cmd = f.read().replace(b"\0", b" ").decode(errors="replace")
-        except OSError:
-            continue
-        if ("ray" in cmd or "raylet" in cmd) and any(m in cmd for m in marks):
-            try:
-                os.kill(int(entry), sig.SIGKILL)
-            except ProcessLookupError:
-                pass
+    for pid in pids():
+        cmd = cmdline(pid)
+        if pid != os.getpid() and ("ray" in cmd or "raylet" in cmd) and any(m in cmd for m in marks):
+            kill_pid(pid, timeout=0, group=False)
 
 
 def test_a_two_node_cluster_places_sub_envs_compresses_frames_and_replaces_a_killed_actor(cluster):

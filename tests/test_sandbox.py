@@ -16,7 +16,7 @@ import pytest
 from hybridgym.assets import ASSETS
 from hybridgym.sandbox import (AppServer, BubblewrapShell, PathEscapeError, Sandbox, Workspace)
 
-from .conftest import cmdline, descendants
+from hybridgym.sandbox.processes import cmdline, descendants
 
 
 @pytest.fixture

@@ -12,7 +12,7 @@ from hybridgym.reward import CHECKERS
 from hybridgym.reward.sheets import (Cell, SheetFormatError, Workbook, cell_name, parse_ref, read_csv, read_gnumeric,
                                      read_spreadsheet, read_xlsx, sheet_equals, sheet_has_chart, shift_formula, table,
                                      values_match, with_values, write_csv, write_gnumeric)
-from hybridgym.tasks.computer_office import read_book
+from hybridgym.tasks.kit.desktop import read_book
 
 CSV = "Item,Qty,Price\napple,3,1.5\npear,5,2.25\nfig,2,4\nTotal,=SUM(B2:B4),=SUM(C2:C4)\n"
 
@@ -133,14 +133,14 @@ def test_sheet_has_chart_reads_plot_type_and_series_ranges():
 
 def test_expense_form_task_wants_one_report_with_the_month_total():
     import numpy as np
-    from hybridgym.tasks import TASKS
+    from hybridgym.tasks import TASKS, Outcome
     task = TASKS["computer.sheet-to-web-form-v0"]
     p = task.sample(np.random.default_rng(0))
     base = {"files": {}, "reports": []}
     ok = {"files": {}, "reports": [{"id": 1, "month": p["month"], "total": f"{p['total']:.2f}"}]}
-    assert task.check(ok, p, None, base).success
-    assert not task.check(base, p, None, base).success
+    assert task.check(ok, p, Outcome("", finished=True), base).success
+    assert not task.check(base, p, Outcome("", finished=True), base).success
     off = {"files": {}, "reports": [{"id": 1, "month": p["month"], "total": f"{p['total'] + 1:.2f}"}]}
-    assert not task.check(off, p, None, base).success
+    assert not task.check(off, p, Outcome("", finished=True), base).success
     twice = {"files": {}, "reports": ok["reports"] * 2}
-    assert not task.check(twice, p, None, base).success
+    assert not task.check(twice, p, Outcome("", finished=True), base).success

@@ -19,15 +19,18 @@ from hybridgym.tasks.webapps import calendar as cal
 def call(backend, method: str, path: str, body=None, **query):
     req = Request(method, path, {k: [str(v)] for k, v in query.items()}, {},
                   json.dumps(body).encode() if body is not None else b"")
-    resp = backend.handle(req)
+    resp = backend(req)
     return resp.status, resp.body
 
 
 # -- calendar backend ----------------------------------------------------------------
 
+CAL_SEED, ADM_SEED = 5, 11
+
+
 @pytest.fixture(scope="module")
 def cal_data():
-    return cal.generate(5)
+    return cal.generate(CAL_SEED)
 
 
 def free_slot(backend, date):
@@ -52,7 +55,7 @@ def test_calendar_generation_is_seeded_and_my_events_never_overlap(cal_data):
 
 
 def test_calendar_refuses_missing_title_and_end_before_start(cal_data):
-    b = cal.CalendarBackend(cal_data)
+    b = cal.CalendarBackend().load(CAL_SEED)
     status, body = call(b, "POST", "events", {"title": " ", "date": b.today, "start": "10:00", "end": "09:00"})
     assert status == 422
     assert body["errors"]["title"] == "Title is required."
@@ -62,8 +65,8 @@ def test_calendar_refuses_missing_title_and_end_before_start(cal_data):
     assert b.state()["events"] == cal_data["events"]
 
 
-def test_calendar_overlap_with_my_event_needs_confirmation(cal_data):
-    b = cal.CalendarBackend(cal_data)
+def test_calendar_overlap_with_my_event_needs_confirmation():
+    b = cal.CalendarBackend().load(CAL_SEED)
     ev = next(e for e in b.mine() if not e["room"])
     body = {"title": "Clash", "date": ev["date"], "start": ev["start"], "end": ev["end"], "attendees": []}
     status, out = call(b, "POST", "events", body)
@@ -72,8 +75,8 @@ def test_calendar_overlap_with_my_event_needs_confirmation(cal_data):
     assert status == 201 and out["owner"] == cal.ME and out["title"] == "Clash"
 
 
-def test_calendar_refuses_a_room_booked_by_someone_else_and_a_room_too_small(cal_data):
-    b = cal.CalendarBackend(cal_data)
+def test_calendar_refuses_a_room_booked_by_someone_else_and_a_room_too_small():
+    b = cal.CalendarBackend().load(CAL_SEED)
     busy = next(e for e in b.events if e["owner"] != cal.ME and not any(
         cal.overlaps(e, m) for m in b.mine()))
     body = {"title": "Grab room", "date": busy["date"], "start": busy["start"], "end": busy["end"],
@@ -85,16 +88,16 @@ def test_calendar_refuses_a_room_booked_by_someone_else_and_a_room_too_small(cal
     assert status == 422 and "seats 3" in out["errors"]["room"]
 
 
-def test_calendar_rooms_show_other_peoples_meetings_only_as_busy(cal_data):
-    b = cal.CalendarBackend(cal_data)
+def test_calendar_rooms_show_other_peoples_meetings_only_as_busy():
+    b = cal.CalendarBackend().load(CAL_SEED)
     date = next(e["date"] for e in b.events if e["owner"] != cal.ME)
     _, out = call(b, "GET", "rooms", date=date)
     others = [x for x in out["bookings"] if x["owner"] != cal.ME]
     assert others and all(x["title"] == "Busy" and "attendees" not in x for x in others)
 
 
-def test_calendar_update_delete_and_range_listing(cal_data):
-    b = cal.CalendarBackend(cal_data)
+def test_calendar_update_delete_and_range_listing():
+    b = cal.CalendarBackend().load(CAL_SEED)
     ev = next(e for e in b.mine() if not e["room"])
     status, out = call(b, "PUT", f"events/{ev['id']}", {**ev, "title": "Renamed"})
     assert status == 200 and out["title"] == "Renamed" and out["id"] == ev["id"]
@@ -104,8 +107,8 @@ def test_calendar_update_delete_and_range_listing(cal_data):
     assert call(b, "GET", f"events/{ev['id']}")[0] == 404
 
 
-def test_calendar_weekly_series_creates_and_deletes_together(cal_data):
-    b = cal.CalendarBackend(cal_data)
+def test_calendar_weekly_series_creates_and_deletes_together():
+    b = cal.CalendarBackend().load(CAL_SEED)
     date = b.today
     body = {"date": date, "start": "20:00", "end": "20:30", "title": "Weekly sync", "attendees": [], "repeat_weeks": 13}
     status, out = call(b, "POST", "events", body)
@@ -168,7 +171,7 @@ def test_calendar_events_deleted_only_those():
 
 @pytest.fixture(scope="module")
 def adm_data():
-    return adm.generate(11)
+    return adm.generate(ADM_SEED)
 
 
 def test_admin_generation_has_sixty_plus_unique_users_and_is_seeded(adm_data):
@@ -178,8 +181,8 @@ def test_admin_generation_has_sixty_plus_unique_users_and_is_seeded(adm_data):
     assert {u["department"] for u in adm_data["users"]} == set(adm.DEPARTMENTS)
 
 
-def test_admin_user_edit_is_validated_and_audited(adm_data):
-    b = adm.AdminBackend(adm_data)
+def test_admin_user_edit_is_validated_and_audited():
+    b = adm.AdminBackend().load(ADM_SEED)
     u1, u2 = b.users[0], b.users[1]
     status, out = call(b, "PUT", f"users/{u1['id']}", {"email": "not-an-email"})
     assert status == 422 and "valid email" in out["errors"]["email"]
@@ -192,8 +195,8 @@ def test_admin_user_edit_is_validated_and_audited(adm_data):
     assert b.audit[-1]["action"] == "user.role" and b.audit[-1]["actor"] == adm.ACTOR and len(b.audit) == n + 1
 
 
-def test_admin_invite_needs_an_allowed_domain(adm_data):
-    b = adm.AdminBackend(adm_data)
+def test_admin_invite_needs_an_allowed_domain():
+    b = adm.AdminBackend().load(ADM_SEED)
     invite = {"name": "Ines Duarte", "email": "ines@agency.example", "department": "Sales", "role": "Viewer",
               "groups": ["support"]}
     status, out = call(b, "POST", "users", invite)
@@ -204,8 +207,8 @@ def test_admin_invite_needs_an_allowed_domain(adm_data):
     assert status == 201 and out["active"] and out["last_login"] is None
 
 
-def test_admin_security_settings_refuse_out_of_range_values(adm_data):
-    b = adm.AdminBackend(adm_data)
+def test_admin_security_settings_refuse_out_of_range_values():
+    b = adm.AdminBackend().load(ADM_SEED)
     before = copy.deepcopy(b.settings)
     status, out = call(b, "PUT", "settings/security", {"session_timeout": 2880, "ip_allowlist": "10.0.0.0/8\nnope"})
     assert status == 422
@@ -216,8 +219,8 @@ def test_admin_security_settings_refuse_out_of_range_values(adm_data):
     assert status == 200 and b.settings["security"]["session_timeout"] == 1440
 
 
-def test_admin_bulk_actions_and_permission_rules(adm_data):
-    b = adm.AdminBackend(adm_data)
+def test_admin_bulk_actions_and_permission_rules():
+    b = adm.AdminBackend().load(ADM_SEED)
     ids = [u["id"] for u in b.users[:4]]
     assert call(b, "POST", "users/bulk", {"ids": ids, "action": "set_role", "role": "Boss"})[0] == 422
     assert call(b, "POST", "users/bulk", {"ids": ids, "action": "deactivate"}) == (200, {"updated": 4})

@@ -10,7 +10,7 @@ import pytest
 from hybridgym.reward.mail import mail_sent, mailbox_changed_only
 from hybridgym.reward.shop import cart_is, order_placed, shop_unchanged
 from hybridgym.sandbox import Request
-from hybridgym.tasks import TASKS
+from hybridgym.tasks import NOT_ENDED, TASKS, Outcome
 from hybridgym.tasks.webapps import mail, shop
 
 GOOD_FORM = {"name": "Ada Lovelace", "street": "1 Analytical Way", "city": "London", "postcode": "12345",
@@ -37,7 +37,7 @@ def test_catalogue_is_seeded_and_large_enough():
 
 
 def test_product_listing_filters_sorts_and_pages():
-    app = shop.ShopApp(3)
+    app = shop.ShopApp().load(3)
     cat = "Jackets"
     status, page = call(app, "GET", "products", category=cat, instock=1, sort="price-asc", max=200)
     assert status == 200
@@ -50,7 +50,7 @@ def test_product_listing_filters_sorts_and_pages():
 
 
 def test_add_to_cart_requires_options_and_merges_identical_lines():
-    app = shop.ShopApp(3)
+    app = shop.ShopApp().load(3)
     p = next(p for p in app.products if p["sizes"] and p["stock"] >= 5)
     status, err = call(app, "POST", "cart", {"product_id": p["id"], "qty": 1, "colour": p["colours"][0]})
     assert status == 400 and "size" in err["fields"]
@@ -65,7 +65,7 @@ def test_add_to_cart_requires_options_and_merges_identical_lines():
 
 
 def test_cart_quantity_change_remove_and_coupons():
-    app = shop.ShopApp(3)
+    app = shop.ShopApp().load(3)
     p = next(p for p in app.products if not p["sizes"] and p["stock"] >= 5)
     _, cart = call(app, "POST", "cart", {"product_id": p["id"], "qty": 1, "colour": p["colours"][0]})
     line = cart["lines"][0]["line"]
@@ -87,7 +87,7 @@ def test_checkout_validation_names_the_bad_field(field, value):
 
 
 def test_checkout_dry_run_prices_and_real_run_places_the_order():
-    app = shop.ShopApp(3)
+    app = shop.ShopApp().load(3)
     p = next(p for p in app.products if not p["sizes"] and p["stock"] >= 5)
     call(app, "POST", "cart", {"product_id": p["id"], "qty": 2, "colour": p["colours"][0]})
     before = app.state()
@@ -108,7 +108,7 @@ def test_checkout_dry_run_prices_and_real_run_places_the_order():
 
 
 def test_wishlist_add_is_idempotent_and_remove_works():
-    app = shop.ShopApp(3)
+    app = shop.ShopApp().load(3)
     call(app, "POST", "wishlist", {"product_id": 7})
     _, items = call(app, "POST", "wishlist", {"product_id": 7})
     assert [p["id"] for p in items] == [7]
@@ -130,7 +130,7 @@ def test_cart_is_matches_lines_in_any_order_and_rejects_extras():
 
 
 def test_shop_unchanged_spots_a_changed_part():
-    app = shop.ShopApp(3)
+    app = shop.ShopApp().load(3)
     before = app.state()
     call(app, "POST", "wishlist", {"product_id": 3})
     assert shop_unchanged(before, app.state(), parts=("cart", "orders")).success
@@ -149,7 +149,7 @@ def test_mailbox_is_seeded_with_facts_and_folders():
 
 
 def test_listing_pages_search_and_reading_marks_read():
-    app = mail.MailApp(2)
+    app = mail.MailApp().load(2)
     _, page = call(app, "GET", "messages", folder="inbox")
     assert len(page["items"]) == mail.PER_PAGE and page["pages"] >= 2
     assert all("facts" not in m and "body" not in m for m in page["items"])
@@ -164,7 +164,7 @@ def test_listing_pages_search_and_reading_marks_read():
 
 
 def test_move_delete_and_folders():
-    app = mail.MailApp(2)
+    app = mail.MailApp().load(2)
     ids = [m["id"] for m in app.messages if m["folder"] == "inbox"][:2]
     assert call(app, "POST", "move", {"ids": ids, "folder": "Nowhere"})[0] == 400
     assert call(app, "POST", "folders", {"name": "inbox"})[0] == 400
@@ -178,7 +178,7 @@ def test_move_delete_and_folders():
 
 
 def test_send_validates_addresses_and_keeps_references():
-    app = mail.MailApp(2)
+    app = mail.MailApp().load(2)
     status, err = call(app, "POST", "send", {"to": "bob@", "cc": "x@y.test", "subject": "", "body": "hi"})
     assert status == 400 and set(err["fields"]) == {"to", "subject"}
     src = next(m for m in app.messages if m["attachments"])
@@ -191,7 +191,7 @@ def test_send_validates_addresses_and_keeps_references():
 
 
 def test_attachment_route_serves_the_content_inline():
-    app = mail.MailApp(2)
+    app = mail.MailApp().load(2)
     src = next(m for m in app.messages if m["attachments"])
     req = Request("GET", f"attachments/{src['id']}/0/{src['attachments'][0]['name']}", {}, {})
     resp = app(req)
@@ -202,7 +202,7 @@ def test_attachment_route_serves_the_content_inline():
 
 
 def test_contacts_autocomplete_matches_names_and_addresses():
-    app = mail.MailApp(2)
+    app = mail.MailApp().load(2)
     _, hits = call(app, "GET", "contacts", q="priya")
     assert [c["name"] for c in hits] == ["Priya Nair"]
     assert call(app, "GET", "contacts", q="")[1] == []
@@ -215,7 +215,7 @@ def test_parse_addresses_accepts_names_and_flags_junk():
 # -- mail checkers -------------------------------------------------------------------------------
 
 def test_mailbox_changed_only_ignores_read_flags_and_catches_strays():
-    app = mail.MailApp(2)
+    app = mail.MailApp().load(2)
     before = app.state()
     inbox = [m for m in app.messages if m["folder"] == "inbox"]
     inbox[0]["folder"] = "Projects"
@@ -227,7 +227,7 @@ def test_mailbox_changed_only_ignores_read_flags_and_catches_strays():
 
 
 def test_mail_sent_checks_recipients_subject_body_and_reference():
-    app = mail.MailApp(2)
+    app = mail.MailApp().load(2)
     before = app.state()
     src = next(m for m in app.messages if m["folder"] == "inbox")
     call(app, "POST", "send", {"to": src["from"]["addr"], "subject": "Re: " + src["subject"],
@@ -247,47 +247,50 @@ def test_mail_sent_checks_recipients_subject_body_and_reference():
 def test_cart_edit_task_wants_exactly_the_asked_change():
     task = TASKS["browser.shop-cart-edit-v0"]
     params = task.sample(np.random.default_rng(4))
-    app = shop.ShopApp(params["catalogue"], cart=params["cart"])
+    app = shop.ShopApp().load(params["catalogue"], cart=params["cart"])
     baseline = app.state()
-    assert not task.check(baseline, params, None, baseline).success
+    assert not task.check(baseline, params, NOT_ENDED, baseline).success
     lines = [ln["line"] for ln in app.cart]
     call(app, "PUT", f"cart/{lines[params['change']]}", {"qty": params["qty"]})
-    assert not task.check(app.state(), params, None, baseline).success
+    assert not task.check(app.state(), params, NOT_ENDED, baseline).success
     call(app, "DELETE", f"cart/{lines[params['remove']]}")
-    assert task.check(app.state(), params, None, baseline).success
+    assert task.check(app.state(), params, NOT_ENDED, baseline).success
 
 
 def test_reply_quote_move_task_needs_the_reply_and_both_moves():
     task = TASKS["browser.mail-reply-quote-move-v0"]
     params = task.sample(np.random.default_rng(4))
-    app = mail.MailApp(params["mailbox"], extra=params["extra"])
+    app = mail.MailApp().load(params["mailbox"], extra=params["extra"])
     baseline = app.state()
     q = app.find(params["question_id"])
     assert q["from"] == params["a"] and "budget" in app.find(params["budget_id"])["body"]
     call(app, "POST", "send", {"to": params["a"]["addr"], "subject": "Re: " + q["subject"],
                                "body": f"It is ${params['budget']:,}.", "in_reply_to": q["id"]})
-    assert not task.check(app.state(), params, None, baseline).success
+    assert not task.check(app.state(), params, NOT_ENDED, baseline).success
     call(app, "POST", "move", {"ids": [params["question_id"], params["budget_id"]], "folder": "Projects"})
-    assert task.check(app.state(), params, None, baseline).success
+    assert task.check(app.state(), params, NOT_ENDED, baseline).success
 
 
 def test_compare_tabs_task_wants_both_products_open_in_tabs():
     task = TASKS["browser.shop-compare-tabs-v0"]
     params = task.sample(np.random.default_rng(4))
-    app = shop.ShopApp(params["catalogue"])
+    app = shop.ShopApp().load(params["catalogue"])
     baseline = {**app.state(), "tabs": ["http://127.0.0.1:1/shop/index.html"]}
     p = app.by_id[params["best"]]
     call(app, "POST", "cart", {"product_id": p["id"], "qty": 1, "colour": p["colours"][-1]})
     tabs = [f"http://127.0.0.1:1/shop/product.html?id={i}" for i in (params["a"], params["b"])]
-    assert not task.check({**app.state(), "tabs": baseline["tabs"] + tabs[:1]}, params, None, baseline).success
-    assert task.check({**app.state(), "tabs": baseline["tabs"] + tabs}, params, None, baseline).success
+    assert not task.check({**app.state(), "tabs": baseline["tabs"] + tabs[:1]}, params, NOT_ENDED, baseline).success
+    assert task.check({**app.state(), "tabs": baseline["tabs"] + tabs}, params, NOT_ENDED, baseline).success
 
 
 def test_fact_answer_accepts_the_value_with_its_label():
     task = TASKS["browser.mail-answer-fact-v0"]
     params = task.sample(np.random.default_rng(4))
-    state = mail.MailApp(params["mailbox"]).state()
+    state = mail.MailApp().load(params["mailbox"]).state()
     label = params["kind"].capitalize()
-    assert task.check(state, params, f"{label} {params['answer']}", state).success
-    assert task.check(state, params, params["answer"].lower(), state).success
-    assert not task.check(state, params, "somewhere else", state).success
+    def said(text):
+        return Outcome(text, finished=True)
+    assert task.check(state, params, said(f"{label} {params['answer']}"), state).success
+    assert task.check(state, params, said(params["answer"].lower()), state).success
+    assert not task.check(state, params, said("somewhere else"), state).success
+    assert not task.check(state, params, NOT_ENDED, state).success

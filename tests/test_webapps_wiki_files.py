@@ -12,7 +12,7 @@ import pytest
 
 from hybridgym.reward.research import downloaded, records_changed_only, research_answer
 from hybridgym.sandbox import AppServer, Request
-from hybridgym.tasks import TASKS
+from hybridgym.tasks import TASKS, Outcome
 from hybridgym.tasks.webapps import files as drive_app
 from hybridgym.tasks.webapps import wiki
 
@@ -64,7 +64,7 @@ def test_search_ranks_articles_that_mention_the_terms_by_bm25():
 
 
 def test_search_results_page_paginates_with_snippets():
-    handle = wiki.handler(__import__("random").Random(0))
+    handle = wiki.Veloripedia().load(0)
     page1 = handle(Request("GET", "search", {"q": ["river"]}, {})).payload().decode()
     page2 = handle(Request("GET", "search", {"q": ["river"], "page": ["2"]}, {})).payload().decode()
     total = int(re.search(r'id="count">(\d+) results', page1).group(1))
@@ -78,7 +78,7 @@ def test_search_results_page_paginates_with_snippets():
 
 
 def test_wiki_serves_articles_categories_lists_and_random_redirects():
-    handle = wiki.handler(__import__("random").Random(0))
+    handle = wiki.Veloripedia().load(0)
     c = wiki.corpus()
     slug = c.by_kind["city"][0]
     art = handle(Request("GET", f"a/{slug}", {}, {}))
@@ -115,7 +115,7 @@ def test_question_truth_equals_what_the_pages_say(task_id):
         hops = sum(1 for _, ops in p["walks"] for op in ops if op[0] == "follow") + len(p["walks"])
         assert hops >= 2, "a question must need at least two articles"
         values = [v for s, ops in p["walks"] for v in _walk_markdown(files, s, ops)]
-        assert task.check({}, p, task.question.combine(values), {}).success, (seed, p)
+        assert task.check({}, p, Outcome(task.question.combine(values), finished=True), {}).success, (seed, p)
 
 
 # -- checkers ----------------------------------------------------------------------------------------
@@ -152,8 +152,8 @@ def test_records_changed_only_refuses_extra_changes():
 @pytest.fixture
 def drive_server(tmp_path):
     server = AppServer(tmp_path)
-    d = drive_app.install(server, 42)
-    yield server, d
+    server.install(drive_app.Driveshare.prefix, drive_app.Driveshare).load(42)
+    yield server, drive_app.drive(42)
     server.close()
 
 
@@ -206,7 +206,7 @@ def test_drive_api_validates_rename_move_and_share(drive_server):
     assert _call(server, f"share/{a}", {"email": "x@y.example", "role": "editor"})[0] == 201
     assert _call(server, f"share/{a}", {"email": "x@y.example", "role": "viewer"})[0] == 409
     assert _call(server, f"trash/{a}", {})[0] == 200
-    snap = server.store.snapshot()
+    snap = server.install(drive_app.Driveshare.prefix, drive_app.Driveshare).state()
     rec = next(r for r in snap["files"] if r["id"] == a)
     assert (rec["name"], rec["folder"], rec["trashed"]) == ("renamed.csv", 6, True)
     assert snap["shares"][0]["file"] == a and snap["shares"][0]["role"] == "editor"

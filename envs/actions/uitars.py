@@ -178,7 +178,7 @@ def _to_action(name: str, raw_args: dict[str, str], space: CoordSpace, platform:
         direction = choice(args["direction"], SCROLL_DIRECTIONS, "scroll() needs direction")
         at = point() if "start_box" in args else None
         if mobile:
-            return _scroll_swipe(direction, at, space.screen)
+            return scroll_swipe(direction, at, space.screen)
         return Scroll(direction, *(at or (None, None)))
     if name in ("mouse_down", "mouse_up"):
         button = choice(args.get("button", "left"), MOUSE_BUTTONS, f"{name}() needs button")
@@ -217,7 +217,7 @@ def _numbers(value: str, name: str) -> list[float]:
     return [float(t) for t in tokens]
 
 
-def _scroll_swipe(direction: str, at: tuple[int, int] | None, screen: tuple[int, int]) -> Swipe:
+def scroll_swipe(direction: str, at: tuple[int, int] | None, screen: tuple[int, int]) -> Swipe:
     """The finger stroke that scrolls content `direction` (scroll down: the finger moves up):
     half a screen long, centred at `at` or the screen centre, its ends kept out of the
     outer tenth of the screen, where a stroke would be a system gesture (home, notifications)."""

@@ -8,7 +8,7 @@ crash of the browser or the display.
 from __future__ import annotations
 
 import atexit
-import os
+import contextlib
 import shutil
 import signal
 import subprocess
@@ -18,26 +18,24 @@ import weakref
 from pathlib import Path
 
 from ..actions import model as A
+from .actuators import XActuator
 from .browser import ChromiumBrowser
 from .capture import XShmCapture
 from .desktop import APPS, Desktop, app_named
 from .display import XvfbDisplay
+from .errors import SandboxError
+from .phone import ChromiumPhone, PhoneBackend, TouchActuator
+from .processes import kill_group, spawn
 from .shell import BubblewrapShell, ShellResult
-from .webserver import AppServer, RecordStore, Request, Response
+from .webserver import ApiError, AppServer, JsonBackend, RecordStore, Request, Response, endpoint
+from .windows import XWindows
 from .workspace import PathEscapeError, Workspace
 from .xinput import XTestInput
 
 __all__ = ["Sandbox", "SandboxError", "ChromiumBrowser", "XShmCapture", "XvfbDisplay",
            "BubblewrapShell", "ShellResult", "AppServer", "RecordStore", "Request", "Response", "Workspace",
-           "PathEscapeError", "XTestInput", "Desktop", "APPS"]
-
-
-#: actions that press a pointer button (the window manager may hold the press)
-_BUTTON_ACTIONS = (A.Click, A.DoubleClick, A.RightClick, A.MiddleClick, A.MouseDown, A.MouseUp, A.Drag)
-
-
-class SandboxError(RuntimeError):
-    """A part of the sandbox failed (crashed browser, dead display, ...)."""
+           "JsonBackend", "ApiError", "endpoint",
+           "PathEscapeError", "XTestInput", "XWindows", "Desktop", "APPS", "PhoneBackend", "ChromiumPhone"]
 
 
 # Sandboxes started and not yet closed. A script that ends without close() (an uncaught
@@ -55,25 +53,25 @@ def _close_open_sandboxes() -> None:
 
 
 class Sandbox:
-    """The machine one env acts on.
+    """The machine one env acts on: it starts the parts, owns their lifetime, and hands actions
+    to its actuator (`XActuator`; on a touch screen `TouchActuator` through `self.phone`).
 
     width, height: the display in pixels (the screenshot size).
     browser: None, "window" (a browser window with tabs) or "app" (one full-screen page).
     scale: screen pixels per CSS pixel in the browser; touch: a touch screen (Chromium turns pointer input into touch events).
     web_root: a folder served on 127.0.0.1 with a JSON record API (AppServer).
-    window_manager: start openbox on the display (desktop apps).
     desktop: the computer suite's desktop session (implies a window manager): a private D-Bus,
         openbox with its window rules, the tint2 panel, a background; apps from `APPS` start
         with `open_app(name, *args)` (see `hybridgym.sandbox.desktop`).
     """
 
     def __init__(self, width: int, height: int, *, browser: str | None = None, scale: float = 1.0,
-                 touch: bool = False, web_root: Path | None = None, window_manager: bool = False,
+                 touch: bool = False, web_root: Path | None = None,
                  shell_timeout: float = 30.0, desktop: bool = False, refresh_hz: int = 60):
         self.width, self.height = width, height
         self.refresh_hz = refresh_hz
         self._browser_mode, self._scale, self._touch = browser, scale, touch
-        self._web_root, self._wm, self._shell_timeout = web_root, window_manager, shell_timeout
+        self._web_root, self._shell_timeout = web_root, shell_timeout
         self.display: XvfbDisplay | None = None
         self.input: XTestInput | None = None
         self.capture: XShmCapture | None = None
@@ -81,7 +79,9 @@ class Sandbox:
         self.server: AppServer | None = None
         self.workspace: Workspace | None = None
         self.shell: BubblewrapShell | None = None
-        self._wm_proc: subprocess.Popen | None = None
+        self.x_windows: XWindows | None = None
+        self.actuator: XActuator | TouchActuator | None = None
+        self.phone: PhoneBackend | None = None
         self._desktop_wanted = desktop
         self.desktop: Desktop | None = None
         self._apps: list[subprocess.Popen] = []
@@ -96,11 +96,10 @@ class Sandbox:
             self.display = XvfbDisplay(self.width, self.height, refresh_hz=self.refresh_hz).start()
             self.input = XTestInput(self.display.name)
             self.capture = XShmCapture(self.display.name, self.width, self.height)
+            self.x_windows = XWindows(self.display.name)
             self.timings["display_s"] = time.perf_counter() - t
             self.workspace = Workspace()
             self.shell = BubblewrapShell(self.workspace.root, timeout=self._shell_timeout)
-            if self._wm and not self._desktop_wanted:
-                self._wm_proc = self._spawn(["openbox", "--config-file", str(_openbox_config())])
             if self._web_root is not None:
                 self.server = AppServer(self._web_root)
             if self._desktop_wanted:
@@ -126,16 +125,16 @@ class Sandbox:
                 self.browser.load("about:blank")
                 self.capture.settle(quiet=0.5, max_wait=3.0)
                 self.timings["browser_s"] = time.perf_counter() - t
+            keys = XActuator(self.input, (self.width, self.height), wm_barrier=self.desktop is not None)
+            if self._touch and self.browser is not None:
+                self.phone = ChromiumPhone(self.input, self.browser, self.capture, (self.width, self.height))
+                self.actuator = TouchActuator(self.phone, keys)
+            else:
+                self.actuator = keys
         except Exception:
             self.close()
             raise
         return self
-
-    def _spawn(self, argv: list[str], env: dict[str, str] | None = None) -> subprocess.Popen:
-        return subprocess.Popen(argv, env=env or self.display.child_env(HOME=str(self.workspace.root)),
-                                stdin=subprocess.DEVNULL, stdout=subprocess.DEVNULL,
-                                stderr=subprocess.DEVNULL, start_new_session=True,
-                                cwd=str(self.workspace.root))
 
     def launch_app(self, argv: list[str], **env: str) -> subprocess.Popen:
         """Start a desktop program on the display, in the workspace, with HOME = the workspace
@@ -146,7 +145,7 @@ class Sandbox:
             child_env = self.display.child_env(HOME=str(self.workspace.root),
                                                XDG_CONFIG_HOME=str(self.workspace.root / ".config"),
                                                NO_AT_BRIDGE="1", GTK_A11Y="none", **env)
-        proc = self._spawn(argv, child_env)
+        proc = spawn(argv, child_env, self.workspace.root)
         self._apps.append(proc)
         return proc
 
@@ -184,27 +183,8 @@ class Sandbox:
         return wids
 
     def activate_window(self, wid: int) -> None:
-        """Raise a window and give it the keyboard focus (an EWMH _NET_ACTIVE_WINDOW request to the
-        window manager, as a taskbar click sends), and wait until the window manager says it is active."""
-        from Xlib import X, display as xdisplay
-        from Xlib.protocol import event
-        d = xdisplay.Display(self.display.name)
-        try:
-            root = d.screen().root
-            active = d.intern_atom("_NET_ACTIVE_WINDOW")
-            win = d.create_resource_object("window", wid)
-            ev = event.ClientMessage(window=win, client_type=active, data=(32, [2, X.CurrentTime, 0, 0, 0]))
-            root.send_event(ev, event_mask=X.SubstructureRedirectMask | X.SubstructureNotifyMask)
-            d.flush()
-            deadline = time.monotonic() + 2.0
-            while time.monotonic() < deadline:
-                prop = root.get_full_property(active, X.AnyPropertyType)
-                if prop is not None and prop.value and prop.value[0] == wid:
-                    return
-                time.sleep(0.01)
-        finally:
-            d.close()
-        raise SandboxError(f"the window manager did not activate window {wid:#x}")
+        """Raise a window and give it the keyboard focus, as a taskbar click does (`XWindows.activate`)."""
+        self.x_windows.activate(wid)
 
     def wait_ready(self, wm_class: str | None = None, title: str | None = None, *, timeout: float = 15.0,
                    placement: str | tuple[int, int, int, int] | None = None, quiet: float = 0.12) -> int:
@@ -239,46 +219,24 @@ class Sandbox:
 
     def window_geometry(self, wid: int) -> tuple[int, int, int, int]:
         """(x, y, width, height) of a window's client area in screen pixels (no frame)."""
-        from Xlib import display as xdisplay
-        d = xdisplay.Display(self.display.name)
-        try:
-            win = d.create_resource_object("window", wid)
-            g = win.get_geometry()
-            pos = win.translate_coords(d.screen().root, 0, 0)
-            return (-pos.x, -pos.y, g.width, g.height)
-        finally:
-            d.close()
+        return self.x_windows.geometry(wid)
 
     def windows(self) -> list[dict]:
         """The mapped top-level windows: id, WM_CLASS (instance, class), title and geometry."""
-        from Xlib import X, display as xdisplay
-        d = xdisplay.Display(self.display.name)
-        out = []
-        try:
-            for win in _walk(d.screen().root, depth=2):
-                try:
-                    cls = win.get_wm_class()
-                    if not cls or win.get_attributes().map_state != X.IsViewable:
-                        continue
-                    name = _window_title(d, win)
-                    out.append({"id": win.id, "wm_class": tuple(cls), "title": name})
-                except Exception:
-                    continue
-        finally:
-            d.close()
-        for w in out:
-            try:
-                w["geometry"] = self.window_geometry(w["id"])
-            except Exception:
-                w["geometry"] = None
-        return out
+        return self.x_windows.list()
+
+    def wait_for_window(self, wm_class: str | None = None, title: str | None = None,
+                        timeout: float = 10.0) -> int:
+        """Poll the X window tree until a mapped window whose WM_CLASS contains `wm_class`
+        and whose title contains `title` exists (either may be None); return its id."""
+        return self.x_windows.find(wm_class, title, timeout)
 
     def kill_apps(self) -> None:
         """Stop every app this sandbox started (and, on a desktop, what the panel launched)."""
         # desktop apps are killed outright: the home they could save into is emptied next anyway
         first = signal.SIGKILL if self.desktop is not None else signal.SIGTERM
         for proc in self._apps:
-            _kill_group(proc, first)
+            kill_group(proc, first)
         self._apps.clear()
         if self.desktop is not None:
             self.desktop.kill_launched()
@@ -297,17 +255,13 @@ class Sandbox:
     def close(self) -> None:
         _OPEN.discard(self)
         self.kill_apps()
-        for part in ("browser", "server", "capture", "input"):
+        self.actuator = self.phone = None
+        for part in ("browser", "server", "x_windows", "capture", "input"):
             obj = getattr(self, part)
+            setattr(self, part, None)
             if obj is not None:
-                try:
+                with contextlib.suppress(Exception):   # a crashed part: close the others
                     obj.close()
-                except Exception:
-                    pass
-                setattr(self, part, None)
-        if self._wm_proc is not None:
-            _kill_group(self._wm_proc)
-            self._wm_proc = None
         if self.desktop is not None:
             self.desktop.close()
             self.desktop = None
@@ -321,133 +275,12 @@ class Sandbox:
             shutil.rmtree(self._browser_config, ignore_errors=True)
             self._browser_config = None
 
-    # -- windows -----------------------------------------------------------
-    def wait_for_window(self, wm_class: str | None = None, title: str | None = None,
-                        timeout: float = 10.0) -> int:
-        """Poll the X window tree until a mapped window whose WM_CLASS contains `wm_class`
-        and whose title contains `title` exists (either may be None); return its id."""
-        from Xlib import X, display as xdisplay
-        d = xdisplay.Display(self.display.name)
-        try:
-            deadline = time.monotonic() + timeout
-            while time.monotonic() < deadline:
-                for win in _walk(d.screen().root, depth=2):
-                    try:
-                        if win.get_attributes().map_state != X.IsViewable:
-                            continue
-                        cls = win.get_wm_class() or ()
-                        name = _window_title(d, win)
-                        if (wm_class is None or wm_class in cls) and (title is None or title in name):
-                            if wm_class is not None or title is not None:
-                                return win.id
-                    except Exception:
-                        continue
-                time.sleep(0.02)
-        finally:
-            d.close()
-        raise SandboxError(f"no window (class {wm_class!r}, title {title!r}) appeared within {timeout:.0f} s")
-
     # -- acting --------------------------------------------------------------
-    def check_point(self, x: int, y: int) -> None:
-        if not (0 <= x < self.width and 0 <= y < self.height):
-            raise A.ActionError(f"point ({x}, {y}) is outside the {self.width}x{self.height} screen")
-
     def execute(self, action: A.Action) -> None:
-        """Perform one GUI action (pointer, keyboard, touch) on the display."""
-        pts = [(getattr(action, a), getattr(action, b)) for a, b in (("x", "y"), ("x1", "y1"), ("x2", "y2"))
-               if getattr(action, a, None) is not None and getattr(action, b, None) is not None]
-        for x, y in pts:
-            self.check_point(x, y)
-        inp = self.input
-        # on a touch screen Chromium turns this pointer input into touch events
-        if isinstance(action, A.Tap):
-            inp.click(action.x, action.y)
-        elif isinstance(action, A.LongPress):
-            inp.move(action.x, action.y)
-            inp.button("left", True)
-            inp.sync()
-            time.sleep(action.duration)
-            inp.button("left", False)
-            inp.sync()
-        elif isinstance(action, A.Swipe):
-            inp.drag(action.x1, action.y1, action.x2, action.y2)
-        elif isinstance(action, A.Click):
-            inp.click(action.x, action.y)
-        elif isinstance(action, A.DoubleClick):
-            inp.click(action.x, action.y, count=2)
-        elif isinstance(action, A.RightClick):
-            inp.click(action.x, action.y, button="right")
-        elif isinstance(action, A.MiddleClick):
-            inp.click(action.x, action.y, button="middle")
-        elif isinstance(action, A.MoveTo):
-            inp.move(action.x, action.y)
-            inp.sync()
-        elif isinstance(action, A.Drag):
-            inp.drag(action.x1, action.y1, action.x2, action.y2)
-        elif isinstance(action, (A.MouseDown, A.MouseUp)):
-            if action.x is not None and action.y is not None:
-                inp.move(action.x, action.y)
-            inp.button(action.button, isinstance(action, A.MouseDown))
-            inp.sync()
-        elif isinstance(action, A.Scroll):
-            inp.scroll(action.direction, action.amount, action.x, action.y)
-        elif isinstance(action, A.TypeText):
-            inp.type_text(action.text)
-        elif isinstance(action, A.Hotkey):
-            inp.hotkey(action.keys)
-        elif isinstance(action, (A.KeyDown, A.KeyUp)):
-            inp.key(action.key, isinstance(action, A.KeyDown))
-            inp.sync()
-        else:
-            raise A.ActionError(f"{action.action_type}() is not a screen action this env can perform")
-        if isinstance(action, _BUTTON_ACTIONS) and (self.desktop is not None or self._wm_proc is not None):
-            # the window manager holds a press in a window until it has focused and raised
-            # it: the app must have the press before it gets the next action's keys
-            inp.wm_barrier()
-
-
-def _walk(win, depth: int):
-    yield win
-    if depth > 0:
-        try:
-            children = win.query_tree().children
-        except Exception:
-            return
-        for c in children:
-            yield from _walk(c, depth - 1)
-
-
-def _window_title(d, win) -> str:
-    """A window's title: _NET_WM_NAME (UTF-8; all Chromium sets), else WM_NAME."""
-    prop = win.get_full_property(d.intern_atom("_NET_WM_NAME"), d.intern_atom("UTF8_STRING"))
-    if prop is not None and prop.value:
-        value = prop.value
-        return value.decode("utf-8", "replace") if isinstance(value, bytes) else str(value)
-    name = win.get_wm_name() or ""
-    return name.decode("utf-8", "replace") if isinstance(name, bytes) else name
-
-
-def _kill_group(proc: subprocess.Popen, first: int = signal.SIGTERM) -> None:
-    if proc.poll() is None:
-        try:
-            os.killpg(proc.pid, first)
-            proc.wait(timeout=2)
-        except (ProcessLookupError, subprocess.TimeoutExpired):
-            try:
-                os.killpg(proc.pid, signal.SIGKILL)
-            except ProcessLookupError:
-                pass
-    try:
-        proc.wait(timeout=2)
-    except subprocess.TimeoutExpired:
-        pass
+        """Perform one GUI action (pointer, keyboard, touch, the phone's buttons) on the screen."""
+        self.actuator.execute(action)
 
 
 def _xdg_config() -> Path:
     from ..assets import ASSETS
     return ASSETS / "desktop" / "xdg-config"
-
-
-def _openbox_config() -> Path:
-    from ..assets import ASSETS
-    return ASSETS / "desktop" / "openbox-rc.xml"

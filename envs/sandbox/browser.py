@@ -353,18 +353,27 @@ class ChromiumBrowser:
             except PlaywrightError:
                 pass
 
-    def flush_input(self, xinput, max_frames: int = 120) -> None:
+    def flush_input(self, xinput, max_frames: int = 120, then: str | None = None):
         """Return once the page has received every X input event sent before this call.
 
         Presses Pause through X (after everything else in X's queue) and waits for the page
         to see it. Needed before advancing a fake clock: X input reaches Chromium
         asynchronously, and a key must land at the same game time on every run. Gives
-        up after `max_frames` real frames (about 2 s) with an error.
+        up after `max_frames` real frames (about 2 s at 60 Hz) with an error.
+
+        `then`: a JavaScript expression (a value or a promise) evaluated in the same round
+        trip once the page saw the input, or after `max_frames` without an error; its value
+        is returned (the phone asks whether its apps are idle).
         """
         self._sentinels += 1
         xinput.hotkey(("pause",))  # in the default keymap: no remapping race
-        if not self.page.evaluate("([n, f]) => window.__hybridgymInputSeen(n, f)", [self._sentinels, max_frames]):
+        args = [self._sentinels, max_frames]
+        if then is not None:
+            return self.page.evaluate(f"([n, f]) => Promise.resolve(window.__hybridgymInputSeen(n, f)).then(() => {then})",
+                                      args)
+        if not self.page.evaluate("([n, f]) => window.__hybridgymInputSeen(n, f)", args):
             raise RuntimeError("the page did not receive the step's input (does it have keyboard focus?)")
+        return None
 
     # Flushes a game's deferred drawing (hgKit.paint) and reads its canvas. A PNG of the
     # canvas is returned only when it is the whole picture: one canvas, at the window's corner
@@ -443,28 +452,21 @@ class ChromiumBrowser:
         return self._cdp
 
     def close_context(self) -> None:
-        for name in ("_cdp", "_download_cdp"):
-            session = getattr(self, name)
+        sessions, self._cdp, self._download_cdp = (self._cdp, self._download_cdp), None, None
+        for session in sessions:
             if session is not None:
-                try:
+                with contextlib.suppress(Exception):
                     session.detach()
-                except Exception:
-                    pass
-                setattr(self, name, None)
         if self.context is not None:
-            try:
+            with contextlib.suppress(PlaywrightError):
                 self.context.close()
-            except PlaywrightError:
-                pass
             self.context, self.page = None, None
 
     def close(self) -> None:
         self.close_context()
         if self.browser is not None:
-            try:
+            with contextlib.suppress(Exception):
                 self.browser.close()
-            except Exception:
-                pass
             self.browser = None
         if self._pw is not None:
             _release_playwright()

@@ -16,7 +16,6 @@ from __future__ import annotations
 import os
 import shlex
 import shutil
-import signal
 import subprocess
 import tempfile
 import time
@@ -25,8 +24,11 @@ from pathlib import Path
 from urllib.parse import urlsplit
 
 from .browser import BASE_FLAGS, CHROMIUM
+from .processes import children, kill_group, kill_pid, marked, spawn
 
 #: the root window colour (a muted blue-grey), 0xRRGGBB
+#: the mark in every desktop session process's environment (its runtime folder), to find what left the tree
+SESSION_VAR = "HYBRIDGYM_DESKTOP"
 BACKGROUND = 0x3C4A5C
 #: height of the tint2 panel at the bottom of the screen; maximized windows end above it
 PANEL_HEIGHT = 32
@@ -115,7 +117,8 @@ class Desktop:
                    XDG_CONFIG_DIRS=f"{_assets() / 'xdg-config'}:/etc/xdg", XDG_RUNTIME_DIR=str(self.runtime),
                    DBUS_SESSION_BUS_ADDRESS=self.bus_address, GSETTINGS_BACKEND="keyfile",
                    NO_AT_BRIDGE="1", GTK_A11Y="none", GTK_OVERLAY_SCROLLING="0",
-                   LANG=env.get("LANG") or "C.UTF-8", HYBRIDGYM_DESKTOP=str(self.runtime))
+                   LANG=env.get("LANG") or "C.UTF-8")
+        env[SESSION_VAR] = str(self.runtime)
         env.update(extra)
         return env
 
@@ -149,9 +152,7 @@ class Desktop:
     def _spawn(self, key: str, argv: list[str]) -> None:
         # the session's own processes keep their state out of the episode's home
         env = self.env(HOME=str(self.runtime), XDG_CACHE_HOME=str(self.runtime / "cache"))
-        self._procs[key] = subprocess.Popen(argv, env=env, stdin=subprocess.DEVNULL, stdout=subprocess.DEVNULL,
-                                            stderr=subprocess.DEVNULL, start_new_session=True,
-                                            cwd=str(self.home))
+        self._procs[key] = spawn(argv, env, self.home)
 
     def _write_panel_config(self) -> Path:
         """assets/desktop/tint2rc plus one launcher per app (a .desktop file running its argv)."""
@@ -185,29 +186,21 @@ class Desktop:
     def launched_from_panel(self) -> list[int]:
         """Pids of the programs the panel started (children of tint2)."""
         p = self._procs.get("panel")
-        return _children(p.pid) if p is not None else []
+        return children(p.pid) if p is not None else []
 
     def kill_launched(self) -> None:
         for pid in self.launched_from_panel():
-            _kill_pid_group(pid)
+            kill_pid(pid)
 
     def close(self) -> None:
         self.kill_launched()
         for key in ("panel", "openbox", "dbus"):
             proc = self._procs.pop(key, None)
-            if proc is not None and proc.poll() is None:
-                try:
-                    os.killpg(proc.pid, signal.SIGTERM)
-                    proc.wait(timeout=2)
-                except (ProcessLookupError, subprocess.TimeoutExpired):
-                    try:
-                        os.killpg(proc.pid, signal.SIGKILL)
-                    except ProcessLookupError:
-                        pass
-                    proc.wait(timeout=2)
+            if proc is not None:
+                kill_group(proc)
         # services the bus started (xfconfd for Ristretto) detach from it: find them by their environment
-        for pid in _session_pids(str(self.runtime)):
-            _kill_pid_group(pid)
+        for pid in marked(SESSION_VAR, str(self.runtime)):
+            kill_pid(pid)
         shutil.rmtree(self.runtime, ignore_errors=True)
 
 
@@ -236,53 +229,3 @@ def _wait_for(pred, timeout: float, error: str) -> None:
         if time.monotonic() > deadline:
             raise RuntimeError(error)
         time.sleep(0.01)
-
-
-def _children(pid: int) -> list[int]:
-    out = []
-    for entry in os.listdir("/proc"):
-        if not entry.isdigit():
-            continue
-        try:
-            with open(f"/proc/{entry}/stat") as f:
-                stat = f.read()
-            if int(stat[stat.rindex(")") + 2:].split()[1]) == pid:
-                out.append(int(entry))
-        except (OSError, ValueError):
-            continue
-    return out
-
-
-def _session_pids(runtime: str) -> list[int]:
-    """Pids of live processes whose environment marks them as this desktop session's."""
-    marker = f"HYBRIDGYM_DESKTOP={runtime}".encode()
-    out = []
-    for entry in os.listdir("/proc"):
-        if entry.isdigit() and int(entry) != os.getpid():
-            try:
-                with open(f"/proc/{entry}/environ", "rb") as f:
-                    if marker in f.read().split(b"\0"):
-                        out.append(int(entry))
-            except OSError:
-                continue
-    return out
-
-
-def _kill_pid_group(pid: int) -> None:
-    """Kill the process group a panel launch started (tint2 runs each in its own session), and wait for it."""
-    try:
-        os.killpg(pid, signal.SIGKILL) if os.getpgid(pid) == pid else os.kill(pid, signal.SIGKILL)
-    except ProcessLookupError:
-        return
-    deadline = time.monotonic() + 2.0
-    while time.monotonic() < deadline and Path(f"/proc/{pid}").exists() and not _is_zombie(pid):
-        time.sleep(0.01)
-
-
-def _is_zombie(pid: int) -> bool:
-    try:
-        with open(f"/proc/{pid}/stat") as f:
-            stat = f.read()
-        return stat[stat.rindex(")") + 2] == "Z"
-    except OSError:
-        return True

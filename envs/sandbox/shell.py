@@ -11,6 +11,8 @@ import time
 from dataclasses import dataclass
 from pathlib import Path
 
+from .processes import kill_group, spawn
+
 
 @dataclass(frozen=True)
 class ShellResult:
@@ -78,8 +80,7 @@ class BubblewrapShell:
     def run(self, command: str, timeout: float | None = None) -> ShellResult:
         limit = self.timeout if timeout is None else timeout
         start = time.monotonic()
-        proc = subprocess.Popen(self.argv(command), stdin=subprocess.DEVNULL, stdout=subprocess.PIPE,
-                                stderr=subprocess.STDOUT, start_new_session=True)
+        proc = spawn(self.argv(command), stdout=subprocess.PIPE, stderr=subprocess.STDOUT)
         out, timed_out = OutputCap(self.max_output), False
         sel = selectors.DefaultSelector()
         sel.register(proc.stdout, selectors.EVENT_READ)
@@ -98,16 +99,7 @@ class BubblewrapShell:
                     break
         finally:
             sel.close()
-            if proc.poll() is None:
-                try:
-                    os.killpg(proc.pid, signal.SIGKILL)
-                except ProcessLookupError:
-                    pass
-            try:
-                proc.wait(timeout=5)
-            except subprocess.TimeoutExpired:
-                proc.kill()
-                proc.wait()
+            kill_group(proc, signal.SIGKILL, grace=5)
             proc.stdout.close()
         code = None if timed_out else proc.returncode
         return ShellResult(code, out.text(), timed_out, out.truncated, time.monotonic() - start)

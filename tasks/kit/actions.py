@@ -15,24 +15,30 @@ def click(x: float, y: float, button: str = "left") -> dict:
     return {"action_type": kind, "x": int(x), "y": int(y)}
 
 
-def double_click(x: float, y: float) -> dict:
-    return {"action_type": "left_double", "x": int(x), "y": int(y)}
+def _at(kind: str, doc: str):
+    """A builder of the point action `kind`: f(x, y) -> its dict."""
+    def build(x: float, y: float) -> dict:
+        return {"action_type": kind, "x": int(x), "y": int(y)}
+    build.__name__, build.__doc__ = kind, doc
+    return build
 
 
-def hover(x: float, y: float) -> dict:
-    return {"action_type": "hover", "x": int(x), "y": int(y)}
+def _stroke(kind: str, doc: str):
+    """A builder of the stroke action `kind`: f(x1, y1, x2, y2) -> its dict."""
+    def build(x1: float, y1: float, x2: float, y2: float) -> dict:
+        return {"action_type": kind, "x1": int(x1), "y1": int(y1), "x2": int(x2), "y2": int(y2)}
+    build.__name__, build.__doc__ = kind, doc
+    return build
 
 
-def mouse_down(x: float, y: float) -> dict:
-    return {"action_type": "mouse_down", "x": int(x), "y": int(y)}
-
-
-def mouse_up(x: float, y: float) -> dict:
-    return {"action_type": "mouse_up", "x": int(x), "y": int(y)}
-
-
-def drag(x1: float, y1: float, x2: float, y2: float) -> dict:
-    return {"action_type": "drag", "x1": int(x1), "y1": int(y1), "x2": int(x2), "y2": int(y2)}
+double_click = _at("left_double", "A double click at (x, y).")
+hover = _at("hover", "The pointer moved to (x, y), no button pressed.")
+mouse_down = _at("mouse_down", "The left button pressed at (x, y) and held.")
+mouse_up = _at("mouse_up", "The left button released at (x, y).")
+drag = _stroke("drag", "Press at (x1, y1), move to (x2, y2), release.")
+tap = _at("tap", "A short touch at (x, y).")
+long_press = _at("long_press", "A touch held at (x, y) (at least a second).")
+swipe = _stroke("swipe", "A touch moved from (x1, y1) to (x2, y2), then lifted.")
 
 
 def scroll(direction: str, x: float | None = None, y: float | None = None, amount: int = 3) -> dict:
@@ -66,19 +72,7 @@ def call_user(content: str = "") -> dict:
     return {"action_type": "call_user", "content": content}
 
 
-# -- touch (the phone) ---------------------------------------------------------------
-def tap(x: float, y: float) -> dict:
-    return {"action_type": "tap", "x": int(x), "y": int(y)}
-
-
-def long_press(x: float, y: float) -> dict:
-    return {"action_type": "long_press", "x": int(x), "y": int(y)}
-
-
-def swipe(x1: float, y1: float, x2: float, y2: float) -> dict:
-    return {"action_type": "swipe", "x1": int(x1), "y1": int(y1), "x2": int(x2), "y2": int(y2)}
-
-
+# -- the phone's buttons ---------------------------------------------------------------
 def open_app(name: str) -> dict:
     return {"action_type": "open_app", "app_name": name}
 

@@ -1,27 +1,11 @@
-"""Backends of the web apps in assets/web/: seeded data, route handlers on the env's AppServer, and state for checkers.
+"""Backends of the web apps in assets/web/: seeded data, the API the app's pages call, state for checkers.
 
-One module per app. A task's `setup` calls the app's installer, which adds the
-app's routes to `sb.server` (they are removed at the next reset).
+One module per app, each with one `JsonBackend` subclass (`hybridgym.sandbox.webserver`):
+a task's setup installs it on the env's server and loads the episode's data,
+
+    app = sb.server.install(ShopApp.prefix, ShopApp).load(seed, cart=...)
+
+and its `read_state` reaches the same instance the same way to read `app.state()`. The
+server empties every backend at the env's next reset. A module's functions at the end
+draw task parameters from the app's data (`shop.sample_address`, `calendar.is_free`, ...).
 """
-
-import weakref
-
-
-class Installed:
-    """Which app object answers an app's routes on each server (one per env), for its checkers."""
-
-    def __init__(self, name: str, prefix: str, module: str):
-        self.name, self.prefix, self.module = name, prefix, module
-        self._apps: weakref.WeakKeyDictionary = weakref.WeakKeyDictionary()
-
-    def install(self, server, app):
-        """Make `app` answer `prefix` on `server` for this episode; returns it."""
-        server.route(self.prefix, app)
-        self._apps[server] = app
-        return app
-
-    def app_of(self, server):
-        try:
-            return self._apps[server]
-        except KeyError:
-            raise LookupError(f"no {self.name} installed on this server; call {self.module}.install in setup") from None

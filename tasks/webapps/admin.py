@@ -2,9 +2,9 @@
 
 `generate(seed)` makes one episode's organisation (≥ 60 users over eight
 departments, six groups with a permission matrix, three settings sections, an
-audit history); `install(sb, data)` serves an `AdminBackend` under
-`/admin/api/` on the env's app server; `backend_of(sb)` finds it for
-`read_state`. Every change made through the API is validated (422
+audit history); `AdminBackend` answers `/admin/api/` (a task installs it with
+`sb.server.install(AdminBackend.prefix, AdminBackend)` and loads the organisation
+of a seed with `.load(seed)`). Every change made through the API is validated (422
 {"errors": {field: message}}) and appended to the audit log as done by the
 signed-in admin (`ACTOR`).
 
@@ -25,16 +25,10 @@ import copy
 import datetime as dt
 import ipaddress
 import re
-import threading
-import weakref
-from typing import TYPE_CHECKING
 
 import numpy as np
 
-from hybridgym.sandbox.webserver import Request, Response
-
-if TYPE_CHECKING:
-    from hybridgym.sandbox import Sandbox
+from hybridgym.sandbox.webserver import ApiError, JsonBackend, Response, endpoint
 
 ACTOR = "Morgan Blake"
 DEPARTMENTS = ["Engineering", "Sales", "Marketing", "Finance", "Support", "Operations", "Legal", "People"]
@@ -131,23 +125,32 @@ def generate(seed: int) -> dict:
             "permissions": matrix, "settings": settings, "audit": audit}
 
 
-class AdminBackend:
-    """One episode's admin console state, answering the app's API (thread-safe)."""
+class AdminBackend(JsonBackend):
+    """One episode's admin console state, answering the app's API."""
 
-    def __init__(self, data: dict):
-        self._lock = threading.Lock()
-        self.now = data["now"]
-        self.org = data["org"]
-        self.users = copy.deepcopy(data["users"])
-        self.groups = copy.deepcopy(data["groups"])
-        self.permissions = copy.deepcopy(data["permissions"])
-        self.settings = copy.deepcopy(data["settings"])
-        self.audit = copy.deepcopy(data["audit"])
+    name = "admin console"
+    prefix = "/admin/api/"
+
+    def clear(self) -> None:
+        self.now = self.org = ""
+        self.users: list[dict] = []
+        self.groups: list[dict] = []
+        self.permissions: dict[str, list[str]] = {}
+        self.settings: dict[str, dict] = {}
+        self.audit: list[dict] = []
+        self._clock = dt.datetime(2026, 1, 1)
+
+    def populate(self, seed: int) -> None:
+        """The organisation of `seed` (`generate(seed)`)."""
+        data = generate(seed)
+        self.now, self.org = data["now"], data["org"]
+        self.users, self.groups, self.permissions = data["users"], data["groups"], data["permissions"]
+        self.settings, self.audit = data["settings"], data["audit"]
         self._clock = dt.datetime.combine(dt.date.fromisoformat(self.now), dt.time(10, 0))
 
     def state(self) -> dict:
         """A snapshot for checkers: users, permissions, settings, audit."""
-        with self._lock:
+        with self.lock:
             return copy.deepcopy({"users": self.users, "permissions": self.permissions,
                                   "settings": self.settings, "audit": self.audit})
 
@@ -247,60 +250,59 @@ class AdminBackend:
         return new, errors
 
     # -- the API ---------------------------------------------------------------
-    def handle(self, req: Request) -> Response:
-        parts = [p for p in req.path.split("/") if p]
-        try:
-            body = req.json() if req.method in ("POST", "PUT") else None
-        except ValueError:
-            return Response(400, {"error": "body is not JSON"})
-        if req.method in ("POST", "PUT") and not isinstance(body, dict):
-            return Response(400, {"error": "the request body must be a JSON object"})
-        with self._lock:
-            return self._dispatch(req.method, parts, body)
+    @endpoint("GET", "bootstrap")
+    def bootstrap(self, req, body):
+        return {"org": self.settings["general"]["org_name"], "now": self.now,
+                "departments": DEPARTMENTS, "roles": ROLES, "groups": self.groups,
+                "permissions": [{"id": p, "label": l} for p, l in PERMISSIONS],
+                "timezones": TIMEZONES, "languages": LANGUAGES, "date_formats": DATE_FORMATS,
+                "months": MONTHS, "actor": ACTOR}
 
-    def _dispatch(self, method: str, parts: list[str], body: dict | None) -> Response:
-        if parts == ["bootstrap"]:
-            return Response(200, {"org": self.settings["general"]["org_name"], "now": self.now,
-                                  "departments": DEPARTMENTS, "roles": ROLES, "groups": self.groups,
-                                  "permissions": [{"id": p, "label": l} for p, l in PERMISSIONS],
-                                  "timezones": TIMEZONES, "languages": LANGUAGES, "date_formats": DATE_FORMATS,
-                                  "months": MONTHS, "actor": ACTOR})
-        if parts == ["users"] and method == "GET":
-            return Response(200, copy.deepcopy(self.users))
-        if parts == ["users"] and method == "POST":
-            return self._invite(body)
-        if parts == ["users", "bulk"] and method == "POST":
-            return self._bulk(body)
-        if len(parts) == 2 and parts[0] == "users":
-            user = next((u for u in self.users if str(u["id"]) == parts[1]), None)
-            if user is None:
-                return Response(404, {"error": f"no user {parts[1]}"})
-            if method == "GET":
-                return Response(200, copy.deepcopy(user))
-            if method == "PUT":
-                return self._edit(user, body)
-        if parts == ["permissions"]:
-            if method == "GET":
-                return Response(200, {"matrix": copy.deepcopy(self.permissions)})
-            if method == "PUT":
-                return self._set_permissions(body)
-        if parts and parts[0] == "settings":
-            if len(parts) == 1 and method == "GET":
-                return Response(200, copy.deepcopy(self.settings))
-            if len(parts) == 2 and parts[1] in SECTIONS and method == "PUT":
-                new, errors = self._check_settings(parts[1], body)
-                if errors:
-                    return Response(422, {"errors": errors})
-                changed = sorted(k for k in new if new[k] != self.settings[parts[1]][k])
-                self.settings[parts[1]] = new
-                if changed:
-                    self._log("settings.update", "organisation", f"{parts[1]}: {', '.join(changed)}")
-                return Response(200, copy.deepcopy(new))
-        if parts == ["audit"] and method == "GET":
-            return Response(200, copy.deepcopy(self.audit[::-1]))
-        return Response(404, {"error": f"no admin API {method} /{'/'.join(parts)}; see tasks/webapps/admin.py"})
+    @endpoint("GET", "users")
+    def user_list(self, req, body):
+        return copy.deepcopy(self.users)
 
-    def _invite(self, body: dict) -> Response:
+    def _user(self, uid: str) -> dict:
+        user = next((u for u in self.users if str(u["id"]) == uid), None)
+        if user is None:
+            raise ApiError(404, f"no user {uid}")
+        return user
+
+    @endpoint("GET", "users/{uid}")
+    def user(self, req, body, uid):
+        return copy.deepcopy(self._user(uid))
+
+    @endpoint("PUT", "users/{uid}")
+    def edit(self, req, body, uid):
+        return self._edit(self._user(uid), body)
+
+    @endpoint("GET", "permissions")
+    def matrix(self, req, body):
+        return {"matrix": copy.deepcopy(self.permissions)}
+
+    @endpoint("GET", "settings")
+    def all_settings(self, req, body):
+        return copy.deepcopy(self.settings)
+
+    @endpoint("PUT", "settings/{section}")
+    def save_settings(self, req, body, section):
+        if section not in SECTIONS:
+            raise ApiError(404, f"no settings section {section!r}; have {list(SECTIONS)}")
+        new, errors = self._check_settings(section, body)
+        if errors:
+            return Response(422, {"errors": errors})
+        changed = sorted(k for k in new if new[k] != self.settings[section][k])
+        self.settings[section] = new
+        if changed:
+            self._log("settings.update", "organisation", f"{section}: {', '.join(changed)}")
+        return copy.deepcopy(new)
+
+    @endpoint("GET", "audit")
+    def audit_log(self, req, body):
+        return copy.deepcopy(self.audit[::-1])
+
+    @endpoint("POST", "users")
+    def invite(self, req, body):
         errors = self._check_user(body, None)
         if errors:
             return Response(422, {"errors": errors})
@@ -330,7 +332,8 @@ class AdminBackend:
         user.update(merged)
         return Response(200, copy.deepcopy(user))
 
-    def _bulk(self, body: dict) -> Response:
+    @endpoint("POST", "users/bulk")
+    def bulk(self, req, body):
         ids, action = body.get("ids"), body.get("action")
         targets = [u for u in self.users if isinstance(ids, list) and u["id"] in ids]
         if not targets or len(targets) != len(ids):
@@ -348,7 +351,8 @@ class AdminBackend:
                 u[key] = value
         return Response(200, {"updated": len(targets)})
 
-    def _set_permissions(self, body: dict) -> Response:
+    @endpoint("PUT", "permissions")
+    def set_permissions(self, req, body):
         matrix = body.get("matrix")
         perms = {p for p, _ in PERMISSIONS}
         if (not isinstance(matrix, dict) or set(matrix) != set(self.permissions)
@@ -364,21 +368,3 @@ class AdminBackend:
                 self._log("group.revoke", gid, f"revoked {p}")
             self.permissions[gid] = sorted(set(new))
         return Response(200, {"matrix": copy.deepcopy(self.permissions)})
-
-
-_BACKENDS: "weakref.WeakKeyDictionary[object, AdminBackend]" = weakref.WeakKeyDictionary()
-
-
-def install(sb: "Sandbox", data: dict) -> AdminBackend:
-    """Serve a fresh backend for `data` under /admin/api/ on the env's server (until its next reset)."""
-    backend = AdminBackend(data)
-    sb.server.route("/admin/api/", backend.handle)
-    _BACKENDS[sb.server] = backend
-    return backend
-
-
-def backend_of(sb: "Sandbox") -> AdminBackend:
-    try:
-        return _BACKENDS[sb.server]
-    except KeyError:
-        raise RuntimeError("no admin backend on this env's server; call admin.install(sb, data) in setup") from None

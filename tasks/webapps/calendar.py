@@ -1,9 +1,9 @@
 """Backend of the Calendar web app (assets/web/calendar/): seeded events and room bookings, a JSON API, state for checkers.
 
 `generate(seed)` makes one episode's data (a "today", my events, other people's
-room bookings, rooms, people); `install(sb, data)` puts a `CalendarBackend` on
-the env's app server under `/calendar/api/` and returns it; `backend_of(sb)`
-finds it again for `read_state`. The backend validates like a real calendar:
+room bookings, rooms, people); `CalendarBackend` answers `/calendar/api/` (a task
+installs it with `sb.server.install(CalendarBackend.prefix, CalendarBackend)` and
+loads the data of a seed with `.load(seed)`). The backend validates like a real calendar:
 a title is required, the end must be after the start, a room cannot be booked
 twice at the same time (refused), and an overlap with one of my own events is
 refused until the client confirms it (`"confirm_conflicts": true`).
@@ -17,6 +17,9 @@ API (JSON):
     PUT    events/<id>                    update (same answers; one occurrence of a series)
     DELETE events/<id>[?series=1]         delete (with series=1: every event of its series)
     GET    rooms?date=YYYY-MM-DD          rooms and all their bookings that day
+
+The functions at the end (`mine`, `is_free`, `long_date`, ...) pick events and slots for
+task parameters.
 """
 
 from __future__ import annotations
@@ -25,14 +28,10 @@ import copy
 import datetime as dt
 import functools
 import random
-import threading
-import weakref
-from typing import TYPE_CHECKING
 
-from hybridgym.sandbox.webserver import Request, Response
+import numpy as np
 
-if TYPE_CHECKING:
-    from hybridgym.sandbox import Sandbox
+from hybridgym.sandbox.webserver import ApiError, JsonBackend, Response, endpoint
 
 ME = "me"
 PEOPLE = ["Amara Okafor", "Ben Carter", "Chloé Martin", "Diego Alvarez", "Eva Novak", "Farid Haddad",
@@ -125,31 +124,37 @@ def _generate(seed: int) -> dict:
     return {"today": today.isoformat(), "events": events, "rooms": rooms, "people": list(PEOPLE)}
 
 
-class CalendarBackend:
-    """One episode's calendar state, answering the app's API (thread-safe)."""
+class CalendarBackend(JsonBackend):
+    """One episode's calendar state, answering the app's API."""
 
-    def __init__(self, data: dict):
-        self._lock = threading.Lock()
-        self.today = data["today"]
-        self.rooms = copy.deepcopy(data["rooms"])
-        self.people = list(data["people"])
-        self.events = copy.deepcopy(data["events"])
+    name = "calendar"
+    prefix = "/calendar/api/"
+
+    def clear(self) -> None:
+        self.today = ""
+        self.rooms: list[dict] = []
+        self.people: list[str] = []
+        self.events: list[dict] = []
+        self._next_id = 1
+
+    def populate(self, seed: int) -> None:
+        """The calendar of `seed` (`generate(seed)`)."""
+        data = generate(seed)
+        self.today, self.rooms, self.people, self.events = data["today"], data["rooms"], data["people"], data["events"]
         self._next_id = max((e["id"] for e in self.events), default=0) + 1
 
     # -- reading -------------------------------------------------------------
     def state(self) -> dict:
         """A snapshot for checkers: {"today", "events" (all owners), "rooms"}."""
-        with self._lock:
+        with self.lock:
             return {"today": self.today, "events": copy.deepcopy(self.events), "rooms": copy.deepcopy(self.rooms)}
 
     def mine(self) -> list[dict]:
         return [e for e in self.events if e["owner"] == ME]
 
     # -- validation ----------------------------------------------------------
-    def validate(self, body: object, editing: int | None = None) -> tuple[dict, dict, list]:
+    def validate(self, body: dict, editing: int | None = None) -> tuple[dict, dict, list]:
         """Clean an event from the client: (event, field errors, my conflicting events)."""
-        if not isinstance(body, dict):
-            return {}, {"form": "the request body must be a JSON object"}, []
         errors: dict[str, str] = {}
         ev = {"title": str(body.get("title") or "").strip(), "location": str(body.get("location") or "").strip(),
               "notes": str(body.get("notes") or "").strip(), "room": body.get("room") or None}
@@ -200,19 +205,15 @@ class CalendarBackend:
         return ev, errors, conflicts
 
     # -- the API ---------------------------------------------------------------
-    def handle(self, req: Request) -> Response:
-        parts = [p for p in req.path.split("/") if p]
-        with self._lock:
-            if parts == ["bootstrap"] and req.method == "GET":
-                return Response(200, {"today": self.today, "rooms": self.rooms, "people": self.people})
-            if parts == ["rooms"] and req.method == "GET":
-                date = req.arg("date", self.today)
-                return Response(200, {"date": date, "rooms": self.rooms,
-                                      "bookings": [self._public(e) for e in self.events
-                                                   if e["room"] and e["date"] == date]})
-            if parts and parts[0] == "events":
-                return self._events(req, parts[1:])
-        return Response(404, {"error": f"no calendar API {req.method} /{req.path}; see tasks/webapps/calendar.py"})
+    @endpoint("GET", "bootstrap")
+    def bootstrap(self, req, body):
+        return {"today": self.today, "rooms": self.rooms, "people": self.people}
+
+    @endpoint("GET", "rooms")
+    def room_day(self, req, body):
+        date = req.arg("date", self.today)
+        return {"date": date, "rooms": self.rooms,
+                "bookings": [self._public(e) for e in self.events if e["room"] and e["date"] == date]}
 
     def _public(self, e: dict) -> dict:
         """What anyone may see of a booking: other people's meetings show as busy."""
@@ -220,40 +221,45 @@ class CalendarBackend:
             return copy.deepcopy(e)
         return {k: e[k] for k in ("id", "date", "start", "end", "room", "owner")} | {"title": "Busy"}
 
-    def _events(self, req: Request, rest: list[str]) -> Response:
-        if not rest:
-            if req.method == "GET":
-                lo, hi = req.arg("from", "0000-01-01"), req.arg("to", "9999-12-31")
-                return Response(200, [copy.deepcopy(e) for e in self.mine() if lo <= e["date"] <= hi])
-            if req.method == "POST":
-                return self._save(req, None)
-            return Response(405, {"error": "use GET or POST on events"})
-        try:
-            eid = int(rest[0])
-        except ValueError:
-            return Response(400, {"error": f"event id must be an integer, got {rest[0]!r}"})
-        ev = next((e for e in self.mine() if e["id"] == eid), None)
-        if ev is None:
-            return Response(404, {"error": f"no event {eid}"})
-        if req.method == "GET":
-            return Response(200, copy.deepcopy(ev))
-        if req.method == "PUT":
-            return self._save(req, ev)
-        if req.method == "DELETE":
-            gone = [e for e in self.mine() if e is ev or (ev["series"] and req.arg("series") == "1"
-                                                            and e["series"] == ev["series"])]
-            for e in gone:
-                self.events.remove(e)
-            return Response(200, {"deleted": [e["id"] for e in gone]})
-        return Response(405, {"error": "use GET, PUT or DELETE on an event"})
+    @endpoint("GET", "events")
+    def event_range(self, req, body):
+        lo, hi = req.arg("from", "0000-01-01"), req.arg("to", "9999-12-31")
+        return [copy.deepcopy(e) for e in self.mine() if lo <= e["date"] <= hi]
 
-    def _save(self, req: Request, existing: dict | None) -> Response:
+    @endpoint("POST", "events")
+    def create(self, req, body):
+        return self._save(body, None)
+
+    def _event(self, eid: str) -> dict:
         try:
-            body = req.json()
+            num = int(eid)
         except ValueError:
-            return Response(400, {"error": "body is not JSON"})
+            raise ApiError(400, f"event id must be an integer, got {eid!r}") from None
+        ev = next((e for e in self.mine() if e["id"] == num), None)
+        if ev is None:
+            raise ApiError(404, f"no event {num}")
+        return ev
+
+    @endpoint("GET", "events/{eid}")
+    def event(self, req, body, eid):
+        return copy.deepcopy(self._event(eid))
+
+    @endpoint("PUT", "events/{eid}")
+    def edit(self, req, body, eid):
+        return self._save(body, self._event(eid))
+
+    @endpoint("DELETE", "events/{eid}")
+    def delete(self, req, body, eid):
+        ev = self._event(eid)
+        gone = [e for e in self.mine() if e is ev or (ev["series"] and req.arg("series") == "1"
+                                                        and e["series"] == ev["series"])]
+        for e in gone:
+            self.events.remove(e)
+        return {"deleted": [e["id"] for e in gone]}
+
+    def _save(self, body: dict, existing: dict | None) -> Response:
         ev, errors, conflicts = self.validate(body, existing["id"] if existing else None)
-        weeks = body.get("repeat_weeks", 1) if isinstance(body, dict) and existing is None else 1
+        weeks = body.get("repeat_weeks", 1) if existing is None else 1
         if not isinstance(weeks, int) or not 1 <= weeks <= 12:
             errors["repeat"] = "A weekly event repeats 2 to 12 times."
         if errors:
@@ -266,7 +272,7 @@ class CalendarBackend:
                 return Response(422, {"errors": {f: f"On {date}: {m}" for f, m in errs.items()}})
             series.append(more)
             conflicts += confl
-        if conflicts and not (isinstance(body, dict) and body.get("confirm_conflicts") is True):
+        if conflicts and body.get("confirm_conflicts") is not True:
             return Response(409, {"conflicts": [copy.deepcopy(c) for c in conflicts]})
         if existing is None:
             first = self._next_id
@@ -279,19 +285,70 @@ class CalendarBackend:
         return Response(200, copy.deepcopy(existing))
 
 
-_BACKENDS: "weakref.WeakKeyDictionary[object, CalendarBackend]" = weakref.WeakKeyDictionary()
+# -- picking events and slots for task parameters ----------------------------------------------
+
+#: titles and places of the events tasks ask to create
+NEW_TITLES = ["Interview: backend engineer", "Offsite planning", "Tax advisor", "Partner kickoff",
+              "Data review", "Parent-teacher meeting", "Car service", "Pitch rehearsal", "Office hours",
+              "Team lunch", "Contract signing", "Mentoring session", "Launch go/no-go", "Wellness check"]
+NEW_PLACES = ["Room 4.12", "Café Linden", "Zoom", "Client HQ, Harbour St", "Rooftop terrace", "Lab 2",
+              "Town hall", "Teams call"]
 
 
-def install(sb: "Sandbox", data: dict) -> CalendarBackend:
-    """Serve a fresh backend for `data` under /calendar/api/ on the env's server (until its next reset)."""
-    backend = CalendarBackend(data)
-    sb.server.route("/calendar/api/", backend.handle)
-    _BACKENDS[sb.server] = backend
-    return backend
+def mine(data: dict) -> list[dict]:
+    return [e for e in data["events"] if e["owner"] == ME]
 
 
-def backend_of(sb: "Sandbox") -> CalendarBackend:
-    try:
-        return _BACKENDS[sb.server]
-    except KeyError:
-        raise RuntimeError("no calendar backend on this env's server; call calendar.install(sb, data) in setup") from None
+def day(data: dict, offset: int) -> str:
+    """The date `offset` days after the data's today."""
+    return (dt.date.fromisoformat(data["today"]) + dt.timedelta(days=offset)).isoformat()
+
+
+def is_free(events: list[dict], date: str, start: str, end: str, room: str | None = None,
+            ignore: tuple[int, ...] = ()) -> bool:
+    """No event of `events` (mine, or of `room` if given) overlaps the slot."""
+    slot = {"date": date, "start": start, "end": end}
+    return not any(overlaps(e, slot) for e in events if e["id"] not in ignore
+                   and (e["room"] == room if room else e["owner"] == ME))
+
+
+def months_between(a: str, b: str) -> int:
+    return (int(b[:4]) - int(a[:4])) * 12 + int(b[5:7]) - int(a[5:7])
+
+
+def weeks_between(a: str, b: str) -> int:
+    da, db = dt.date.fromisoformat(a), dt.date.fromisoformat(b)
+    return ((db - dt.timedelta(days=db.weekday())) - (da - dt.timedelta(days=da.weekday()))).days // 7
+
+
+def visible_in_month(data: dict, ev: dict) -> bool:
+    """The event shows as a chip in the month grid (its day has at most 3 events)."""
+    return sum(e["date"] == ev["date"] for e in mine(data)) <= 3
+
+
+def one_that_day(events: list[dict], ev: dict) -> bool:
+    """`ev` is the only one of `events` with its title on its date."""
+    return sum(o["title"] == ev["title"] and o["date"] == ev["date"] for o in events) == 1
+
+
+def shown_events(data: dict, first: int, last: int, roomless: bool = False, single: bool = False) -> list[dict]:
+    """My events from `first` to `last` days after today that show in the month grid (in order);
+    `roomless`: without a booked room; `single`: the only one with their title that day."""
+    lo, hi, mine_ = day(data, first), day(data, last), mine(data)
+    return [e for e in mine_ if lo <= e["date"] <= hi and visible_in_month(data, e)
+            and not (roomless and e["room"]) and (not single or one_that_day(mine_, e))]
+
+
+def sample_guests(rng: np.random.Generator, k: int, exclude=()) -> list[str]:
+    return sorted(str(x) for x in rng.choice([p for p in PEOPLE if p not in exclude], size=k, replace=False))
+
+
+def guest_list(names: list[str]) -> str:
+    """"A, B and C"."""
+    return ", ".join(names[:-1]) + " and " + names[-1] if len(names) > 1 else names[0]
+
+
+def long_date(iso: str) -> str:
+    """"Monday, March 2, 2026"."""
+    d = dt.date.fromisoformat(iso)
+    return f"{d:%A}, {d:%B} {d.day}, {d.year}"

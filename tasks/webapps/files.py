@@ -2,9 +2,10 @@
 
 A drive is generated from a seed (`drive(seed)`, cached): folders, and files of
 several kinds (CSV sales exports, text notes, JSON configs, ZIP archives, PDFs)
-with their bytes. `install(server, seed)` loads the metadata into the server's
-RecordStore (collections `folders`, `files`, `shares`, which checkers read with
-`store.snapshot()`) and adds the app's API under `/files/api/`:
+with their bytes. `Driveshare` is the app's backend under `/files/` (a task installs it
+with `sb.server.install(Driveshare.prefix, Driveshare)` and loads the drive of a seed with
+`.load(seed)`); it keeps the drive's metadata as records (collections `folders`, `files`,
+`shares`, which checkers read with `state()`). Its API, under `/files/api/`:
 
     GET  list?folder=<id>           (default 1, "My Drive") the folder's path, subfolders and files (trashed ones hidden)
     GET  file/<id>                  one file with a preview (text, table, JSON, ZIP listing)
@@ -16,7 +17,7 @@ RecordStore (collections `folders`, `files`, `shares`, which checkers read with
     POST trash/<id>
     GET  /files/s/<token>           the page a share link opens (name, owner, a download button)
 
-The page itself is static: `assets/web/files/`.
+The page itself is static: `assets/web/files/` (the server answers static files first).
 """
 
 from __future__ import annotations
@@ -32,7 +33,7 @@ import re
 import zipfile
 from dataclasses import dataclass
 
-from hybridgym.sandbox import Request, Response
+from hybridgym.sandbox.webserver import ApiError, JsonBackend, RecordStore, Response, endpoint
 
 OWNERS = ["me", "Marta Keller", "Jonas Weber", "Priya Nair", "Tomás Rivera", "Ana Costa", "Lea Fischer"]
 FIELDS = {"folders": ("name", "parent"),
@@ -201,131 +202,150 @@ def _preview(f: DriveFile) -> dict:
     return {"type": "none"}
 
 
-def install(server, seed: int) -> Drive:
-    """Load the drive of `seed` into `server.store` and serve its API under /files/api/."""
-    d = drive(seed)
-    server.store.load(records(d), FIELDS)
-    store = server.store
-    content = {file_id(d, f): f for f in d.files}
+_CONTENT_TYPES = {"csv": "text/csv", "txt": "text/plain", "json": "application/json", "zip": "application/zip",
+                  "pdf": "application/pdf"}
 
-    def rows(name: str) -> list[dict]:
-        return store.snapshot()[name]
 
-    def get_file(fid: str) -> dict | None:
+class Driveshare(JsonBackend):
+    """One episode's drive: its records (folders, files, shares) and the files' bytes."""
+
+    name = "Driveshare"
+    prefix = "/files/"
+
+    def clear(self) -> None:
+        self.records = RecordStore()
+        self.content: dict[int, DriveFile] = {}
+
+    def populate(self, seed: int) -> None:
+        """The drive of `seed` (`drive(seed)`)."""
+        d = drive(seed)
+        self.records.load(records(d), FIELDS)
+        self.content = {file_id(d, f): f for f in d.files}
+
+    def state(self) -> dict[str, list[dict]]:
+        """The records, for checkers: {"folders", "files", "shares"}."""
+        return self.records.snapshot()
+
+    def rows(self, name: str) -> list[dict]:
+        return self.records.snapshot()[name]
+
+    def _file(self, fid: str) -> dict:
         try:
-            fid_i = int(fid)
+            num = int(fid)
         except ValueError:
-            return None
-        return next((r for r in rows("files") if r["id"] == fid_i), None)
+            num = None
+        rec = next((r for r in self.rows("files") if r["id"] == num), None)
+        if rec is None:
+            raise ApiError(404, f"no file {fid!r}; use an id from /files/api/list")
+        return rec
 
-    def path_of(folder: int) -> list[dict]:
-        fs = {r["id"]: r for r in rows("folders")}
+    def _path_of(self, folder: int) -> list[dict]:
+        fs = {r["id"]: r for r in self.rows("folders")}
         out, cur = [], folder
         while cur in fs:
             out.append({"id": cur, "name": fs[cur]["name"]})
             cur = fs[cur]["parent"]
         return out[::-1]
 
-    def err(status: int, msg: str) -> Response:
-        return Response(status, {"error": msg})
-
-    def handle(req: Request) -> Response:
-        parts = req.path.strip("/").split("/")
-        op, arg = parts[0], (parts[1] if len(parts) > 1 else "")
-        if req.method == "GET" and op == "list":
-            try:
-                folder = int(req.arg("folder", "1"))
-            except ValueError:
-                return err(400, "folder must be a folder id")
-            folders = rows("folders")
-            if folder not in {r["id"] for r in folders}:
-                return err(404, f"no folder {folder}")
-            subs = [{"id": r["id"], "name": r["name"]} for r in folders if r["parent"] == folder]
-            files = [r for r in rows("files") if r["folder"] == folder and not r["trashed"]]
-            tree: list[dict] = []
-
-            def walk(parent: int, depth: int) -> None:   # depth first: children right under their parent
-                for r in folders:
-                    if r["parent"] == parent:
-                        tree.append({"id": r["id"], "name": r["name"], "depth": depth})
-                        walk(r["id"], depth + 1)
-            walk(0, 0)
-            return Response(200, {"folder": folder, "path": path_of(folder), "folders": subs, "files": files,
-                                  "tree": tree})
-        if req.method == "GET" and op == "search":
-            words = req.arg("q").lower().split()
-            hits = [r for r in rows("files") if not r["trashed"] and words and all(w in r["name"].lower() for w in words)]
-            return Response(200, {"files": hits})
-        rec = get_file(arg) if arg else None
-        if rec is None:
-            return err(404, f"no file {arg!r}; use an id from /files/api/list")
-        f = content[rec["id"]]
-        if req.method == "GET" and op == "file":
-            shares = [s for s in rows("shares") if s["file"] == rec["id"]]
-            return Response(200, {**rec, "preview": _preview(f), "shares": shares,
-                                  "path": path_of(rec["folder"])})
-        if req.method == "GET" and op == "download":
-            ctype = {"csv": "text/csv", "txt": "text/plain", "json": "application/json", "zip": "application/zip",
-                     "pdf": "application/pdf"}[rec["kind"]]
-            return Response(200, f.data, ctype, {"Content-Disposition": f'attachment; filename="{rec["name"]}"'})
-        if req.method != "POST":
-            return err(405, f"{req.method} {op} is not supported")
+    # -- the API ---------------------------------------------------------------
+    @endpoint("GET", "api/list")
+    def listing(self, req, body):
         try:
-            body = req.json() or {}
+            folder = int(req.arg("folder", "1"))
         except ValueError:
-            return err(400, "the body must be JSON")
-        if op == "rename":
-            name = str(body.get("name", "")).strip()
-            if not name or "/" in name:
-                return err(400, "A name cannot be empty or contain '/'.")
-            if any(r["name"] == name and r["folder"] == rec["folder"] and r["id"] != rec["id"] and not r["trashed"]
-                   for r in rows("files")):
-                return err(409, f"A file named “{name}” already exists in this folder.")
-            return Response(*store.handle("PUT", ["files", str(rec["id"])], {"name": name}))
-        if op == "move":
-            try:
-                target = int(body.get("folder"))
-            except (TypeError, ValueError):
-                return err(400, "folder must be a folder id")
-            if target not in {r["id"] for r in rows("folders")}:
-                return err(404, f"no folder {target}")
-            if any(r["name"] == rec["name"] and r["folder"] == target and not r["trashed"]
-                   for r in rows("files") if r["id"] != rec["id"]):
-                return err(409, f"The destination already has a file named “{rec['name']}”.")
-            return Response(*store.handle("PUT", ["files", str(rec["id"])], {"folder": target}))
-        if op == "share":
-            email = str(body.get("email", "")).strip()
-            role = str(body.get("role", "viewer"))
-            if not re.fullmatch(r"[^@\s]+@[^@\s]+\.[a-z]{2,}", email):
-                return err(400, f"“{email}” is not a valid email address.")
-            if role not in ("viewer", "editor"):
-                return err(400, "role must be viewer or editor")
-            if any(s["file"] == rec["id"] and s["email"] == email for s in rows("shares")):
-                return err(409, f"The file is already shared with {email}.")
-            link = "/files/s/" + hashlib.sha1(f"{rec['id']}:{email}".encode()).hexdigest()[:12]
-            return Response(*store.handle("POST", ["shares"], {"file": rec["id"], "email": email, "role": role,
-                                                                "link": link}))
-        if op == "trash":
-            return Response(*store.handle("PUT", ["files", str(rec["id"])], {"trashed": True}))
-        return err(404, f"unknown operation {op!r}")
+            raise ApiError(400, "folder must be a folder id") from None
+        folders = self.rows("folders")
+        if folder not in {r["id"] for r in folders}:
+            raise ApiError(404, f"no folder {folder}")
+        subs = [{"id": r["id"], "name": r["name"]} for r in folders if r["parent"] == folder]
+        files = [r for r in self.rows("files") if r["folder"] == folder and not r["trashed"]]
+        tree: list[dict] = []
 
-    def shared_page(req: Request) -> Response:
-        link = "/files/s/" + req.path.strip("/")
-        share = next((x for x in rows("shares") if x["link"] == link), None)
-        rec = get_file(str(share["file"])) if share else None
+        def walk(parent: int, depth: int) -> None:   # depth first: children right under their parent
+            for r in folders:
+                if r["parent"] == parent:
+                    tree.append({"id": r["id"], "name": r["name"], "depth": depth})
+                    walk(r["id"], depth + 1)
+        walk(0, 0)
+        return {"folder": folder, "path": self._path_of(folder), "folders": subs, "files": files, "tree": tree}
+
+    @endpoint("GET", "api/search")
+    def search(self, req, body):
+        words = req.arg("q").lower().split()
+        return {"files": [r for r in self.rows("files")
+                          if not r["trashed"] and words and all(w in r["name"].lower() for w in words)]}
+
+    @endpoint("GET", "api/file/{fid}")
+    def details(self, req, body, fid):
+        rec = self._file(fid)
+        shares = [s for s in self.rows("shares") if s["file"] == rec["id"]]
+        return {**rec, "preview": _preview(self.content[rec["id"]]), "shares": shares,
+                "path": self._path_of(rec["folder"])}
+
+    @endpoint("GET", "api/download/{fid}")
+    def download(self, req, body, fid):
+        rec = self._file(fid)
+        return Response(200, self.content[rec["id"]].data, _CONTENT_TYPES[rec["kind"]],
+                        {"Content-Disposition": f'attachment; filename="{rec["name"]}"'})
+
+    @endpoint("POST", "api/rename/{fid}")
+    def rename(self, req, body, fid):
+        rec = self._file(fid)
+        name = str(body.get("name", "")).strip()
+        if not name or "/" in name:
+            raise ApiError(400, "A name cannot be empty or contain '/'.")
+        if any(r["name"] == name and r["folder"] == rec["folder"] and r["id"] != rec["id"] and not r["trashed"]
+               for r in self.rows("files")):
+            raise ApiError(409, f"A file named “{name}” already exists in this folder.")
+        return self.records.update("files", rec["id"], {"name": name})
+
+    @endpoint("POST", "api/move/{fid}")
+    def move(self, req, body, fid):
+        rec = self._file(fid)
+        try:
+            target = int(body.get("folder"))
+        except (TypeError, ValueError):
+            raise ApiError(400, "folder must be a folder id") from None
+        if target not in {r["id"] for r in self.rows("folders")}:
+            raise ApiError(404, f"no folder {target}")
+        if any(r["name"] == rec["name"] and r["folder"] == target and not r["trashed"]
+               for r in self.rows("files") if r["id"] != rec["id"]):
+            raise ApiError(409, f"The destination already has a file named “{rec['name']}”.")
+        return self.records.update("files", rec["id"], {"folder": target})
+
+    @endpoint("POST", "api/share/{fid}")
+    def share(self, req, body, fid):
+        rec = self._file(fid)
+        email = str(body.get("email", "")).strip()
+        role = str(body.get("role", "viewer"))
+        if not re.fullmatch(r"[^@\s]+@[^@\s]+\.[a-z]{2,}", email):
+            raise ApiError(400, f"“{email}” is not a valid email address.")
+        if role not in ("viewer", "editor"):
+            raise ApiError(400, "role must be viewer or editor")
+        if any(s["file"] == rec["id"] and s["email"] == email for s in self.rows("shares")):
+            raise ApiError(409, f"The file is already shared with {email}.")
+        link = "/files/s/" + hashlib.sha1(f"{rec['id']}:{email}".encode()).hexdigest()[:12]
+        return Response(201, self.records.add("shares", {"file": rec["id"], "email": email, "role": role,
+                                                         "link": link}))
+
+    @endpoint("POST", "api/trash/{fid}")
+    def trash(self, req, body, fid):
+        return self.records.update("files", self._file(fid)["id"], {"trashed": True})
+
+    @endpoint("GET", "s/{token}")
+    def shared_page(self, req, body, token):
+        """The page a share link opens."""
+        share = next((x for x in self.rows("shares") if x["link"] == "/files/s/" + token), None)
+        rec = next((r for r in self.rows("files") if share and r["id"] == share["file"]), None)
         if rec is None or rec["trashed"]:
-            body = "<h1>Link not found</h1><p>The link is wrong, or the file was removed.</p>"
+            page = "<h1>Link not found</h1><p>The link is wrong, or the file was removed.</p>"
         else:
             size = f"{rec['size']:,} bytes"
-            body = (f"<h1>{html.escape(rec['name'])}</h1><p>{html.escape(rec['owner'])} shared this file with "
+            page = (f"<h1>{html.escape(rec['name'])}</h1><p>{html.escape(rec['owner'])} shared this file with "
                     f"{html.escape(share['email'])} ({'can edit' if share['role'] == 'editor' else 'can view'}).</p>"
                     f"<p>{size} · modified {rec['modified']}</p><a class='btn primary' id='download' "
                     f"href='/files/api/download/{rec['id']}'>⬇ Download</a>")
         return Response(200 if rec else 404, "<!doctype html><html><head><meta charset='utf-8'><title>Driveshare</title>"
                         "<link rel='stylesheet' href='/files/style.css'></head><body class='shared'>"
                         f"<header class='top'><div class='brand'><span class='logo'>▲</span> Driveshare</div></header>"
-                        f"<main class='card'>{body}</main></body></html>", "text/html; charset=utf-8")
-
-    server.route("/files/api/", handle)
-    server.route("/files/s/", shared_page)
-    return d
+                        f"<main class='card'>{page}</main></body></html>", "text/html; charset=utf-8")

@@ -1,10 +1,11 @@
 """Backend of the Webmail app (assets/web/mail/): seeded mailbox with folders, stars, search, sending and attachments.
 
-`MailApp(seed)` holds one episode's mailbox in memory; `install(server, seed)`
-answers `/mail/api/...` on the env's AppServer with it; `app_of(server)` finds it
-for a task's `read_state`; `state()` is the snapshot checkers read. Mail from
+`MailApp` answers `/mail/api/...`: a task installs it with
+`sb.server.install(MailApp.prefix, MailApp)` and loads an episode's mailbox with
+`.load(seed, extra=[...])`; `state()` is the snapshot checkers read. Mail from
 `generate_mailbox(seed)` carries `facts` (the figures its text states) so tasks can
-ask about them; the API never sends `facts` to the page.
+ask about them; the API never sends `facts` to the page. The functions at the end
+(`inbox`, `by_sender`, ...) pick messages for task parameters.
 
 API (JSON; errors are `{"error": ..., "fields": {field: message}}` with status 400/404):
     GET  meta                          me, folders with total/unread counts, custom folders
@@ -22,13 +23,11 @@ from __future__ import annotations
 
 import copy
 import re
-import threading
 from datetime import datetime, timedelta
 
 import numpy as np
 
-from hybridgym.sandbox import AppServer, Request, Response
-from hybridgym.tasks.webapps import Installed
+from hybridgym.sandbox.webserver import ApiError, JsonBackend, Response, endpoint
 
 ME = {"name": "Sam Carter", "addr": "sam.carter@mailbox.test"}
 SYSTEM_FOLDERS = ["inbox", "sent", "archive", "trash"]
@@ -166,19 +165,27 @@ def parse_addresses(text: str) -> tuple[list[str], list[str]]:
     return good, bad
 
 
-class MailApp:
-    """One episode's mailbox behind a lock; `messages` holds every message with its folder."""
+class MailApp(JsonBackend):
+    """One episode's mailbox; `messages` holds every message with its folder."""
 
-    def __init__(self, seed: int, extra: list[dict] = ()):
+    name = "webmail"
+    prefix = "/mail/api/"
+
+    def clear(self) -> None:
+        self.contacts: list[dict] = []
+        self.folders: list[str] = []
+        self.messages: list[dict] = []
+
+    def populate(self, seed: int, extra: list[dict] = ()) -> None:
+        """The mailbox of `seed`, and the task's `extra` messages (newest; fields as `_msg` makes them)."""
         box = generate_mailbox(seed)
         self.contacts, self.folders, self.messages = box["contacts"], box["folders"], box["messages"]
-        for m in extra:          # task-specific messages, newest
+        for m in extra:
             self.messages.append({**_msg(len(self.messages) + 1, "inbox", ME, [ME], "", "", NOW, False), **m,
                                   "id": len(self.messages) + 1})
-        self._lock = threading.Lock()
 
     def state(self) -> dict:
-        with self._lock:
+        with self.lock:
             return copy.deepcopy({"folders": self.folders, "messages": self.messages})
 
     def find(self, mid: int) -> dict | None:
@@ -193,18 +200,6 @@ class MailApp:
                                                           *(t["addr"] for t in m["to"])]).casefold() for w in words)]
         return sorted(hits, key=lambda m: (m["date"], m["id"]), reverse=True)
 
-    # -- HTTP ------------------------------------------------------------------
-    def __call__(self, req: Request) -> Response:
-        parts = [p for p in req.path.split("/") if p]
-        if not parts:
-            return Response(404, {"error": "no mail endpoint given; see tasks/webapps/mail.py"})
-        try:
-            body = req.json() if req.body else {}
-        except ValueError:
-            return Response(400, {"error": "request body is not JSON"})
-        with self._lock:
-            return self._dispatch(req, parts, body or {})
-
     @staticmethod
     def _public(m: dict, full: bool) -> dict:
         out = {k: v for k, v in m.items() if k not in ("facts", "body", "attachments")}
@@ -215,80 +210,106 @@ class MailApp:
             out["body"] = m["body"]
         return out
 
-    def _dispatch(self, req: Request, parts: list[str], body: dict) -> Response:
-        head, rest, meth = parts[0], parts[1:], req.method
-        if head == "meta" and meth == "GET":
-            counts = {}
-            for f in SYSTEM_FOLDERS + self.folders:
-                ms = [m for m in self.messages if m["folder"] == f]
-                counts[f] = {"total": len(ms), "unread": sum(not m["read"] for m in ms)}
-            counts["starred"] = {"total": len(self.listing("starred")), "unread": 0}
-            return Response(200, {"me": ME, "system": SYSTEM_FOLDERS, "labels": FOLDER_LABELS,
-                                  "custom": self.folders, "counts": counts})
-        if head == "messages" and meth == "GET" and not rest:
-            folder = req.arg("folder", "inbox") or "inbox"
-            if folder not in SYSTEM_FOLDERS + self.folders + ["starred"]:
-                return Response(404, {"error": f"no folder {folder!r}"})
-            hits = self.listing(folder, req.arg("q"))
-            pages = max(1, -(-len(hits) // PER_PAGE))
-            page = max(1, min(pages, int(req.arg("page", "1") or 1)))
-            return Response(200, {"items": [self._public(m, False) for m in hits[(page - 1) * PER_PAGE: page * PER_PAGE]],
-                                  "total": len(hits), "page": page, "pages": pages, "per": PER_PAGE})
-        if head == "messages" and rest:
-            m = self.find(int(rest[0])) if rest[0].isdigit() else None
-            if m is None:
-                return Response(404, {"error": f"no message {rest[0]}"})
-            if meth == "GET":
-                m["read"] = True
-                return Response(200, self._public(m, True))
-            if meth == "PUT":
-                if "folder" in body and body["folder"] not in SYSTEM_FOLDERS + self.folders:
-                    return Response(400, {"error": f"no folder {body['folder']!r}"})
-                for k in ("read", "starred", "folder"):
-                    if k in body:
-                        m[k] = body[k]
-                return Response(200, self._public(m, True))
-        if head in ("move", "delete") and meth == "POST":
-            ids = [int(i) for i in body.get("ids", [])]
-            found = [self.find(i) for i in ids]
-            if not ids or None in found:
-                return Response(400, {"error": "select at least one existing message"})
-            if head == "move":
-                if body.get("folder") not in SYSTEM_FOLDERS + self.folders:
-                    return Response(400, {"error": f"no folder {body.get('folder')!r}"})
-                for m in found:
-                    m["folder"] = body["folder"]
-            else:
-                for m in found:
-                    if m["folder"] == "trash":
-                        self.messages.remove(m)
-                    else:
-                        m["folder"] = "trash"
-            return Response(200, {"moved": ids})
-        if head == "folders" and meth == "POST":
-            name = str(body.get("name", "")).strip()
-            if not name:
-                return Response(400, {"error": "Give the folder a name.", "fields": {"name": "Required."}})
-            if len(name) > 30 or name.casefold() in [f.casefold() for f in SYSTEM_FOLDERS + self.folders] + ["starred"]:
-                return Response(400, {"error": f"A folder named \"{name}\" already exists or the name is too long.",
-                                      "fields": {"name": "Choose another name."}})
-            self.folders.append(name)
-            return Response(201, {"name": name})
-        if head == "send" and meth == "POST":
-            return self._send(body)
-        if head == "contacts" and meth == "GET":
-            q = req.arg("q").casefold().strip()
-            return Response(200, [c for c in self.contacts if q and (q in c["name"].casefold() or q in c["addr"])][:8])
-        if head == "attachments" and meth == "GET" and len(rest) >= 2:
-            m = self.find(int(rest[0])) if rest[0].isdigit() else None
-            if m is None or not rest[1].isdigit() or int(rest[1]) >= len(m["attachments"]):
-                return Response(404, {"error": "no such attachment"}, )
-            a = m["attachments"][int(rest[1])]
-            return Response(200, a["content"], content_type="text/plain; charset=utf-8",
-                            headers={"Content-Disposition": f"inline; filename=\"{a['name']}\""})
-        return Response(404, {"error": f"no mail endpoint {meth} {'/'.join(parts)}"})
+    def _message(self, mid: str) -> dict:
+        m = self.find(int(mid)) if mid.isdigit() else None
+        if m is None:
+            raise ApiError(404, f"no message {mid}")
+        return m
 
-    def _send(self, body: dict) -> Response:
+    def _folder(self, name: object) -> str:
+        if name not in SYSTEM_FOLDERS + self.folders:
+            raise ApiError(400, f"no folder {name!r}")
+        return name
+
+    # -- the API ---------------------------------------------------------------
+    @endpoint("GET", "meta")
+    def meta(self, req, body):
+        counts = {}
+        for f in SYSTEM_FOLDERS + self.folders:
+            ms = [m for m in self.messages if m["folder"] == f]
+            counts[f] = {"total": len(ms), "unread": sum(not m["read"] for m in ms)}
+        counts["starred"] = {"total": len(self.listing("starred")), "unread": 0}
+        return {"me": ME, "system": SYSTEM_FOLDERS, "labels": FOLDER_LABELS, "custom": self.folders, "counts": counts}
+
+    @endpoint("GET", "messages")
+    def page(self, req, body):
+        folder = req.arg("folder", "inbox") or "inbox"
+        if folder not in SYSTEM_FOLDERS + self.folders + ["starred"]:
+            raise ApiError(404, f"no folder {folder!r}")
+        hits = self.listing(folder, req.arg("q"))
+        pages = max(1, -(-len(hits) // PER_PAGE))
+        page = max(1, min(pages, int(req.arg("page", "1") or 1)))
+        return {"items": [self._public(m, False) for m in hits[(page - 1) * PER_PAGE: page * PER_PAGE]],
+                "total": len(hits), "page": page, "pages": pages, "per": PER_PAGE}
+
+    @endpoint("GET", "messages/{mid}")
+    def read(self, req, body, mid):
+        m = self._message(mid)
+        m["read"] = True
+        return self._public(m, True)
+
+    @endpoint("PUT", "messages/{mid}")
+    def flag(self, req, body, mid):
+        m = self._message(mid)
+        if "folder" in body:
+            self._folder(body["folder"])
+        for k in ("read", "starred", "folder"):
+            if k in body:
+                m[k] = body[k]
+        return self._public(m, True)
+
+    def _picked(self, body: dict) -> list[dict]:
+        ids = [int(i) for i in body.get("ids", [])]
+        found = [self.find(i) for i in ids]
+        if not ids or None in found:
+            raise ApiError(400, "select at least one existing message")
+        return found
+
+    @endpoint("POST", "move")
+    def move(self, req, body):
+        found = self._picked(body)
+        folder = self._folder(body.get("folder"))
+        for m in found:
+            m["folder"] = folder
+        return {"moved": [m["id"] for m in found]}
+
+    @endpoint("POST", "delete")
+    def delete(self, req, body):
+        found = self._picked(body)
+        for m in found:
+            if m["folder"] == "trash":
+                self.messages.remove(m)
+            else:
+                m["folder"] = "trash"
+        return {"moved": [m["id"] for m in found]}
+
+    @endpoint("POST", "folders")
+    def new_folder(self, req, body):
+        name = str(body.get("name", "")).strip()
+        if not name:
+            raise ApiError(400, "Give the folder a name.", fields={"name": "Required."})
+        if len(name) > 30 or name.casefold() in [f.casefold() for f in SYSTEM_FOLDERS + self.folders] + ["starred"]:
+            raise ApiError(400, f"A folder named \"{name}\" already exists or the name is too long.",
+                           fields={"name": "Choose another name."})
+        self.folders.append(name)
+        return Response(201, {"name": name})
+
+    @endpoint("GET", "contacts")
+    def suggest(self, req, body):
+        q = req.arg("q").casefold().strip()
+        return [c for c in self.contacts if q and (q in c["name"].casefold() or q in c["addr"])][:8]
+
+    @endpoint("GET", "attachments/{mid}/{n}/{filename}")
+    def attachment(self, req, body, mid, n, filename):
+        m = self.find(int(mid)) if mid.isdigit() else None
+        if m is None or not n.isdigit() or int(n) >= len(m["attachments"]):
+            raise ApiError(404, "no such attachment")
+        a = m["attachments"][int(n)]
+        return Response(200, a["content"], content_type="text/plain; charset=utf-8",
+                        headers={"Content-Disposition": f"inline; filename=\"{a['name']}\""})
+
+    @endpoint("POST", "send")
+    def send(self, req, body):
         fields = {}
         to, bad_to = parse_addresses(str(body.get("to", "")))
         cc, bad_cc = parse_addresses(str(body.get("cc", "")))
@@ -303,10 +324,10 @@ class MailApp:
         for k in ("in_reply_to", "forward_of"):
             if body.get(k) not in (None, ""):
                 if self.find(int(body[k])) is None:
-                    return Response(400, {"error": f"{k} names no message"})
+                    raise ApiError(400, f"{k} names no message")
                 ref[k] = int(body[k])
         if fields:
-            return Response(400, {"error": "The message was not sent.", "fields": fields})
+            raise ApiError(400, "The message was not sent.", fields=fields)
         names = {c["addr"]: c["name"] for c in self.contacts}
         attachments = self.find(ref["forward_of"])["attachments"] if "forward_of" in ref else []
         m = _msg(max(x["id"] for x in self.messages) + 1, "sent", ME,
@@ -319,13 +340,30 @@ class MailApp:
         return Response(201, self._public(m, True))
 
 
-_INSTALLED = Installed("webmail", "/mail/api/", "hybridgym.tasks.webapps.mail")
+# -- picking messages for task parameters ----------------------------------------------------------
+
+#: subjects and bodies of the messages tasks write (or add to the mailbox)
+NEW_SUBJECTS = ["Agenda for next week", "Draft proposal", "Vendor shortlist", "Hiring plan update",
+                "Customer feedback summary", "Website copy review", "Travel plans for April"]
+NEW_BODIES = ["Hi, here is the draft we talked about. Let me know what you think.",
+              "Please find my notes below and share them with the team.",
+              "Following up on our call: the next step is on your side."]
 
 
-def install(server: AppServer, seed: int, **kwargs) -> MailApp:
-    """A fresh MailApp answering `/mail/api/` on `server` for this episode."""
-    return _INSTALLED.install(server, MailApp(seed, **kwargs))
+def inbox(box: dict) -> list[dict]:
+    return [m for m in box["messages"] if m["folder"] == "inbox"]
 
 
-def app_of(server: AppServer) -> MailApp:
-    return _INSTALLED.app_of(server)
+def unique_subject(box: dict, m: dict) -> bool:
+    """No other message of the mailbox has `m`'s subject."""
+    return sum(x["subject"] == m["subject"] for x in box["messages"]) == 1
+
+
+def by_sender(box: dict, min_count: int, max_count: int = 5) -> dict[str, list[dict]]:
+    """Inbox messages per contact address, for contacts with `min_count` to `max_count` of them."""
+    contacts = {c["addr"] for c in box["contacts"]}
+    out: dict[str, list[dict]] = {}
+    for m in inbox(box):
+        if m["from"]["addr"] in contacts:
+            out.setdefault(m["from"]["addr"], []).append(m)
+    return {a: ms for a, ms in sorted(out.items()) if min_count <= len(ms) <= max_count}

@@ -1,8 +1,9 @@
 """Backend of the Shop web app (assets/web/shop/): a seeded catalogue, cart, wishlist, coupons, checkout and orders.
 
-`ShopApp(seed)` holds one episode's state in memory; `install(server, seed)` makes
-one and answers `/shop/api/...` on the env's AppServer with it; `app_of(server)`
-finds it again for a task's `read_state`; `state()` is the snapshot checkers read.
+`ShopApp` answers `/shop/api/...`: a task installs it with
+`sb.server.install(ShopApp.prefix, ShopApp)` and loads an episode with `.load(seed, cart=...,
+wishlist=...)`; `state()` is the snapshot checkers read. The `sample_*` functions draw task
+parameters (a shopper's address and card, product options, a starting cart).
 
 API (JSON; errors are `{"error": ..., "fields": {field: message}}` with status 400/404):
     GET    meta                       categories, brands per category, shipping options, counts
@@ -22,12 +23,10 @@ from __future__ import annotations
 
 import copy
 import re
-import threading
 
 import numpy as np
 
-from hybridgym.sandbox import AppServer, Request, Response
-from hybridgym.tasks.webapps import Installed
+from hybridgym.sandbox.webserver import ApiError, JsonBackend, Response, endpoint
 
 CATEGORIES = {
     # category: (nouns, brands, price range, sizes, colours)
@@ -167,25 +166,35 @@ def validate_checkout(form: dict) -> dict[str, str]:
     return errors
 
 
-class ShopApp:
-    """One episode of the shop: catalogue, cart, wishlist, coupon and orders, behind a lock."""
+class ShopApp(JsonBackend):
+    """One episode of the shop: catalogue, cart, wishlist, coupon and orders."""
 
-    def __init__(self, seed: int, *, cart: list[dict] = (), wishlist: list[int] = (), n_orders: int = 5):
+    name = "shop"
+    prefix = "/shop/api/"
+
+    def clear(self) -> None:
+        self.seed = None
+        self.products: list[dict] = []
+        self.by_id: dict[int, dict] = {}
+        self.cart: list[dict] = []
+        self._next_line = 1
+        self.wishlist: list[int] = []
+        self.coupon = ""
+        self.orders: list[dict] = []
+
+    def populate(self, seed: int, *, cart: list[dict] = (), wishlist: list[int] = (), n_orders: int = 5) -> None:
+        """The catalogue of `seed` and its `n_orders` past orders; the cart and wishlist as given."""
         self.seed = seed
         self.products = generate_catalogue(seed)
         self.by_id = {p["id"]: p for p in self.products}
-        self._lock = threading.Lock()
-        self.cart: list[dict] = []
-        self._next_line = 1
         for line in cart:
             self._add_line(line["product_id"], line.get("qty", 1), line.get("size", ""), line.get("colour", ""))
-        self.wishlist: list[int] = list(wishlist)
-        self.coupon = ""
+        self.wishlist = list(wishlist)
         self.orders = past_orders(self.products, np.random.default_rng(seed + 1), n_orders)
 
     # -- state for checkers --------------------------------------------------
     def state(self) -> dict:
-        with self._lock:
+        with self.lock:
             return copy.deepcopy({"cart": [{k: ln[k] for k in ("line", "product_id", "size", "colour", "qty")}
                                            for ln in self.cart],
                                   "wishlist": list(self.wishlist), "coupon": self.coupon, "orders": self.orders,
@@ -238,67 +247,24 @@ class ShopApp:
                 "shipping": {k: {"label": lab, "cost": 0.0 if free_ship else shipping_cost(k, subtotal)}
                              for k, (lab, _) in SHIPPING.items()}}
 
-    # -- HTTP ------------------------------------------------------------------
-    def __call__(self, req: Request) -> Response:
-        parts = [p for p in req.path.split("/") if p]
-        if not parts:
-            return Response(404, {"error": "no shop endpoint given; see tasks/webapps/shop.py"})
-        try:
-            body = req.json() if req.body else {}
-        except ValueError:
-            return Response(400, {"error": "request body is not JSON"})
-        with self._lock:
-            return self._dispatch(req, parts, body or {})
+    def _line(self, line: str) -> dict:
+        hit = [ln for ln in self.cart if str(ln["line"]) == line]
+        if not hit:
+            raise ApiError(404, f"no cart line {line}")
+        return hit[0]
 
-    def _dispatch(self, req: Request, parts: list[str], body: dict) -> Response:
-        head, rest, m = parts[0], parts[1:], req.method
-        if head == "meta" and m == "GET":
-            return Response(200, {"categories": list(CATEGORIES),
-                                  "brands": {c: sorted({p["brand"] for p in self.products if p["category"] == c})
-                                             for c in CATEGORIES},
-                                  "all_brands": sorted({p["brand"] for p in self.products}),
-                                  "shipping": {k: {"label": v[0], "cost": v[1]} for k, v in SHIPPING.items()},
-                                  "free_standard_over": FREE_STANDARD_OVER,
-                                  "cart_count": sum(ln["qty"] for ln in self.cart), "wishlist_count": len(self.wishlist)})
-        if head == "products" and m == "GET":
-            if rest:
-                p = self.by_id.get(int(rest[0])) if rest[0].isdigit() else None
-                if p is None:
-                    return Response(404, {"error": f"no product {rest[0]}"})
-                return Response(200, {**p, "wishlisted": p["id"] in self.wishlist})
-            return self._products(req)
-        if head == "cart":
-            return self._cart(m, rest, body)
-        if head == "coupon":
-            if m == "POST":
-                code = str(body.get("code", "")).strip().upper()
-                if code not in COUPONS:
-                    return Response(400, {"error": f"Coupon code \"{code}\" is not valid."})
-                self.coupon = code
-            elif m == "DELETE":
-                self.coupon = ""
-            return Response(200, self._totals())
-        if head == "wishlist":
-            if m == "POST":
-                pid = int(body.get("product_id", 0))
-                if pid not in self.by_id:
-                    return Response(404, {"error": f"no product {pid}"})
-                if pid not in self.wishlist:
-                    self.wishlist.append(pid)
-            elif m == "DELETE" and rest:
-                if int(rest[0]) in self.wishlist:
-                    self.wishlist.remove(int(rest[0]))
-            return Response(200, [self.by_id[pid] for pid in self.wishlist])
-        if head == "checkout" and m == "POST":
-            return self._checkout(body)
-        if head == "orders" and m == "GET":
-            if rest:
-                hit = [o for o in self.orders if str(o["id"]) == rest[0]]
-                return Response(200, hit[0]) if hit else Response(404, {"error": f"no order {rest[0]}"})
-            return Response(200, self.orders)
-        return Response(404, {"error": f"no shop endpoint {m} {'/'.join(parts)}"})
+    # -- the API ---------------------------------------------------------------
+    @endpoint("GET", "meta")
+    def meta(self, req, body):
+        return {"categories": list(CATEGORIES),
+                "brands": {c: sorted({p["brand"] for p in self.products if p["category"] == c}) for c in CATEGORIES},
+                "all_brands": sorted({p["brand"] for p in self.products}),
+                "shipping": {k: {"label": v[0], "cost": v[1]} for k, v in SHIPPING.items()},
+                "free_standard_over": FREE_STANDARD_OVER,
+                "cart_count": sum(ln["qty"] for ln in self.cart), "wishlist_count": len(self.wishlist)}
 
-    def _products(self, req: Request) -> Response:
+    @endpoint("GET", "products")
+    def products_page(self, req, body):
         def num(name):
             v = req.arg(name).strip()
             try:
@@ -309,55 +275,116 @@ class ShopApp:
             hits = self.search(req.arg("q"), req.arg("category"), req.arg("brand"), num("min"), num("max"),
                                req.arg("instock") in ("1", "true", "on"), req.arg("sort", "featured") or "featured")
         except ValueError as e:
-            return Response(400, {"error": str(e)})
+            raise ApiError(400, str(e)) from None
         per = max(1, min(48, int(req.arg("per", str(PER_PAGE)) or PER_PAGE)))
         pages = max(1, -(-len(hits) // per))
         page = max(1, min(pages, int(req.arg("page", "1") or 1)))
-        return Response(200, {"items": hits[(page - 1) * per: page * per], "total": len(hits),
-                              "page": page, "pages": pages, "per": per})
+        return {"items": hits[(page - 1) * per: page * per], "total": len(hits), "page": page, "pages": pages,
+                "per": per}
 
-    def _cart(self, m: str, rest: list[str], body: dict) -> Response:
-        if m == "POST":
-            p = self.by_id.get(int(body.get("product_id", 0)))
-            if p is None:
-                return Response(404, {"error": "no such product"})
-            qty, size, colour = int(body.get("qty", 1)), str(body.get("size", "")), str(body.get("colour", ""))
-            fields = {}
-            if p["sizes"] and size not in p["sizes"]:
-                fields["size"] = "Please choose a size."
-            if colour not in p["colours"]:
-                fields["colour"] = "Please choose a colour."
-            if p["stock"] <= 0:
-                fields["qty"] = "This item is out of stock."
-            elif not 1 <= qty <= min(10, p["stock"]):
-                fields["qty"] = f"Quantity must be between 1 and {min(10, p['stock'])}."
-            if fields:
-                return Response(400, {"error": "Could not add to cart.", "fields": fields})
-            self._add_line(p["id"], qty, size, colour)
-        elif m in ("PUT", "DELETE") and rest:
-            hit = [ln for ln in self.cart if str(ln["line"]) == rest[0]]
-            if not hit:
-                return Response(404, {"error": f"no cart line {rest[0]}"})
-            if m == "DELETE":
-                self.cart.remove(hit[0])
-            else:
-                qty = int(body.get("qty", 1))
-                stock = self.by_id[hit[0]["product_id"]]["stock"]
-                if not 1 <= qty <= min(10, stock):
-                    return Response(400, {"error": f"Quantity must be between 1 and {min(10, stock)}."})
-                hit[0]["qty"] = qty
-        return Response(200, self._totals())
+    @endpoint("GET", "products/{pid}")
+    def product(self, req, body, pid):
+        p = self.by_id.get(int(pid)) if pid.isdigit() else None
+        if p is None:
+            raise ApiError(404, f"no product {pid}")
+        return {**p, "wishlisted": p["id"] in self.wishlist}
 
-    def _checkout(self, form: dict) -> Response:
+    @endpoint("GET", "cart")
+    def cart_totals(self, req, body):
+        return self._totals()
+
+    @endpoint("POST", "cart")
+    def add_to_cart(self, req, body):
+        p = self.by_id.get(int(body.get("product_id", 0)))
+        if p is None:
+            raise ApiError(404, "no such product")
+        qty, size, colour = int(body.get("qty", 1)), str(body.get("size", "")), str(body.get("colour", ""))
+        fields = {}
+        if p["sizes"] and size not in p["sizes"]:
+            fields["size"] = "Please choose a size."
+        if colour not in p["colours"]:
+            fields["colour"] = "Please choose a colour."
+        if p["stock"] <= 0:
+            fields["qty"] = "This item is out of stock."
+        elif not 1 <= qty <= min(10, p["stock"]):
+            fields["qty"] = f"Quantity must be between 1 and {min(10, p['stock'])}."
+        if fields:
+            raise ApiError(400, "Could not add to cart.", fields=fields)
+        self._add_line(p["id"], qty, size, colour)
+        return self._totals()
+
+    @endpoint("PUT", "cart/{line}")
+    def set_quantity(self, req, body, line):
+        ln = self._line(line)
+        qty = int(body.get("qty", 1))
+        stock = self.by_id[ln["product_id"]]["stock"]
+        if not 1 <= qty <= min(10, stock):
+            raise ApiError(400, f"Quantity must be between 1 and {min(10, stock)}.")
+        ln["qty"] = qty
+        return self._totals()
+
+    @endpoint("DELETE", "cart/{line}")
+    def remove_line(self, req, body, line):
+        self.cart.remove(self._line(line))
+        return self._totals()
+
+    @endpoint("POST", "coupon")
+    def apply_coupon(self, req, body):
+        code = str(body.get("code", "")).strip().upper()
+        if code not in COUPONS:
+            raise ApiError(400, f"Coupon code \"{code}\" is not valid.")
+        self.coupon = code
+        return self._totals()
+
+    @endpoint("DELETE", "coupon")
+    def remove_coupon(self, req, body):
+        self.coupon = ""
+        return self._totals()
+
+    def _wishlist(self) -> list[dict]:
+        return [self.by_id[pid] for pid in self.wishlist]
+
+    @endpoint("GET", "wishlist")
+    def wishlist_items(self, req, body):
+        return self._wishlist()
+
+    @endpoint("POST", "wishlist")
+    def wish(self, req, body):
+        pid = int(body.get("product_id", 0))
+        if pid not in self.by_id:
+            raise ApiError(404, f"no product {pid}")
+        if pid not in self.wishlist:
+            self.wishlist.append(pid)
+        return self._wishlist()
+
+    @endpoint("DELETE", "wishlist/{pid}")
+    def unwish(self, req, body, pid):
+        if int(pid) in self.wishlist:
+            self.wishlist.remove(int(pid))
+        return self._wishlist()
+
+    @endpoint("GET", "orders")
+    def order_list(self, req, body):
+        return self.orders
+
+    @endpoint("GET", "orders/{oid}")
+    def order(self, req, body, oid):
+        hit = [o for o in self.orders if str(o["id"]) == oid]
+        if not hit:
+            raise ApiError(404, f"no order {oid}")
+        return hit[0]
+
+    @endpoint("POST", "checkout")
+    def checkout(self, req, form):
         if not self.cart:
-            return Response(400, {"error": "Your cart is empty."})
+            raise ApiError(400, "Your cart is empty.")
         errors = validate_checkout(form)
         if errors:
-            return Response(400, {"error": "Please correct the highlighted fields.", "fields": errors})
+            raise ApiError(400, "Please correct the highlighted fields.", fields=errors)
         t = self._totals()
         ship = t["shipping"][form["shipping"]]["cost"]
         if form.get("dry_run"):
-            return Response(200, {**t, "shipping_cost": ship, "total": money(t["subtotal"] - t["discount"] + ship)})
+            return {**t, "shipping_cost": ship, "total": money(t["subtotal"] - t["discount"] + ship)}
         order = {
             "id": max([o["id"] for o in self.orders] + [0]) + 1,
             "number": max([o["number"] for o in self.orders] + [FIRST_ORDER_NUMBER - 1]) + 1,
@@ -376,13 +403,60 @@ class ShopApp:
         return Response(201, order)
 
 
-_INSTALLED = Installed("shop", "/shop/api/", "hybridgym.tasks.webapps.shop")
+# -- task parameters: a shopper and what they buy -------------------------------------------------
+
+SHOPPERS = ["Alex Morgan", "Priya Nair", "Jonas Weber", "Maria Rossi", "Kenji Sato", "Fatima Zahra", "Liam O'Brien",
+            "Chloe Dubois", "Mateo García", "Aisha Bello"]
+SHOPPER_STREETS = ["14 Rosewood Avenue", "221 Canal Street", "7 Birch Lane", "58 Harbour View", "3 Old Mill Road",
+                   "90 Kingfisher Way", "12 Chapel Row", "41 Meadow Close"]
+SHOPPER_CITIES = ["Springfield", "Riverton", "Lakeside", "Fairview", "Ashford", "Millbrook", "Oakridge", "Kingsport"]
 
 
-def install(server: AppServer, seed: int, **kwargs) -> ShopApp:
-    """A fresh ShopApp answering `/shop/api/` on `server` for this episode."""
-    return _INSTALLED.install(server, ShopApp(seed, **kwargs))
+def product_name(seed: int, pid: int) -> str:
+    return generate_catalogue(seed)[pid - 1]["name"]
 
 
-def app_of(server: AppServer) -> ShopApp:
-    return _INSTALLED.app_of(server)
+def sample_category(rng: np.random.Generator, products: list[dict]) -> tuple[str, list[dict]]:
+    """A category, and its products."""
+    cat = str(rng.choice(list(CATEGORIES)))
+    return cat, [p for p in products if p["category"] == cat]
+
+
+def sample_brand(rng: np.random.Generator, products: list[dict]) -> tuple[str, list[dict]]:
+    """A brand of `products`, and its products among them."""
+    brand = str(rng.choice(sorted({p["brand"] for p in products})))
+    return brand, [p for p in products if p["brand"] == brand]
+
+
+def sample_address(rng: np.random.Generator) -> dict:
+    """A shipping address with phone and email, as the checkout form takes it."""
+    name = str(rng.choice(SHOPPERS))
+    return {"name": name, "street": str(rng.choice(SHOPPER_STREETS)), "city": str(rng.choice(SHOPPER_CITIES)),
+            "postcode": f"{int(rng.integers(10000, 99999))}",
+            "phone": f"0{int(rng.integers(100, 999))} {int(rng.integers(100, 999))} {int(rng.integers(1000, 9999))}",
+            "email": name.split()[0].lower().replace("'", "") + f"{int(rng.integers(10, 99))}@example.com"}
+
+
+def sample_card(rng: np.random.Generator) -> dict:
+    """A valid-looking card number, expiry and CVC."""
+    digits = "4" + "".join(str(int(d)) for d in rng.integers(0, 10, size=15))
+    return {"card": " ".join(digits[i:i + 4] for i in range(0, 16, 4)),
+            "expiry": f"{int(rng.integers(1, 13)):02d}/{int(rng.integers(27, 31))}", "cvc": f"{int(rng.integers(100, 999))}"}
+
+
+def sample_options(rng: np.random.Generator, p: dict) -> dict:
+    """A size (when the product has sizes) and a colour of product `p`."""
+    return {"size": str(rng.choice(p["sizes"])) if p["sizes"] else "", "colour": str(rng.choice(p["colours"]))}
+
+
+def sample_cart(rng: np.random.Generator, products: list[dict], n: int, exclude=()) -> list[dict]:
+    """`n` cart lines of different products with 3 or more in stock (1-2 of each, with options)."""
+    pool = [p for p in products if p["stock"] >= 3 and p["id"] not in exclude]
+    picks = rng.choice(len(pool), size=n, replace=False)
+    return [{"product_id": pool[i]["id"], **sample_options(rng, pool[i]), "qty": int(rng.integers(1, 3))} for i in picks]
+
+
+def describe(line: dict, name: str) -> str:
+    """A cart line in words: "2 × Stridex Pro Runner (size 42, Blue)"."""
+    opts = [f"size {line['size']}" if line.get("size") else "", line.get("colour", "")]
+    return f"{line['qty']} × {name}" + (f" ({', '.join(o for o in opts if o)})" if any(opts) else "")

@@ -6,7 +6,9 @@ Articles are countries, cities, people, companies, rivers, universities, mountai
 and events; each has an infobox (population, founded, mayor, founder, headquarters,
 length, ...) and prose that links it to other articles.
 
-`install(server)` adds the site under `/wiki/` on an `AppServer`:
+`Veloripedia` is the site's backend under `/wiki/` (a task installs it with
+`sb.server.install(Veloripedia.prefix, Veloripedia)` and `.load(seed)`; the seed drives
+the random article); its style sheet and script are static files (`assets/web/wiki/`):
 
     /wiki/                      main page
     /wiki/a/<slug>              an article
@@ -33,12 +35,10 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from urllib.parse import quote, urlencode
 
-from hybridgym.assets import ASSETS
-from hybridgym.sandbox import Request, Response
+from hybridgym.sandbox.webserver import JsonBackend, Request, Response, endpoint
 
 CORPUS_SEED = 1723
 SITE = "Veloripedia"
-STATIC = ASSETS / "web" / "wiki"
 PAGE_SIZE = 10
 CATEGORY_PAGE_SIZE = 60
 
@@ -540,6 +540,7 @@ def _page(title: str, body: str, query: str = "") -> str:
 </ul></nav>
 <main id="content">{body}</main></div>
 <footer>Text is generated for the hybridgym environment; every fact here is fictional.</footer>
+<script src="/common/webapp.js"></script>
 <script src="/wiki/wiki.js"></script>
 </body></html>"""
 
@@ -688,61 +689,83 @@ def render_main(c: Corpus, rng: random.Random) -> str:
 
 
 # -- the app on the AppServer -------------------------------------------------------------
-def handler(rng: random.Random):
-    """A route handler for `/wiki/` (pages, search, static files); `rng` drives the random article."""
-    c = corpus()
-    cat_by_slug = {slugify(n): n for n in c.categories}
-
-    def html_response(text: str, status: int = 200) -> Response:
-        return Response(status, text, "text/html; charset=utf-8")
-
-    def handle(req: Request) -> Response:
-        path = req.path.strip("/")
-        if path in ("", "index.html", "main"):
-            return html_response(render_main(c, random.Random(7)))
-        static = STATIC / path
-        if "/" not in path and static.is_file():
-            ctype = {"css": "text/css", "svg": "image/svg+xml", "js": "text/javascript"}.get(path.rsplit(".", 1)[-1],
-                                                                                          "application/octet-stream")
-            return Response(200, static.read_bytes(), ctype)
-        if path.startswith("a/"):
-            slug = path[2:]
-            if slug in c.articles:
-                return html_response(render_article(c.articles[slug]))
-            return html_response(_page("Not found", f"<h1>No article “{html.escape(slug)}”</h1>"
-                                       '<p>Try the <a href="/wiki/search">search</a>.</p>'), 404)
-        if path == "search":
-            try:
-                page = int(req.arg("page", "1"))
-            except ValueError:
-                page = 1
-            return html_response(render_search(c, req.arg("q"), page))
-        if path == "api/search":
-            q = req.arg("q")
-            return Response(200, {"query": q, "results": [
-                {"slug": s, "title": c.articles[s].title, "score": round(sc, 4)} for s, sc in c.search(q)[:50]]})
-        if path == "api/suggest":
-            return Response(200, {"query": req.arg("q"), "results": suggest(c, req.arg("q"))})
-        if path == "categories":
-            return html_response(render_categories(c))
-        if path.startswith("category/") and path[9:] in cat_by_slug:
-            try:
-                page = int(req.arg("page", "1"))
-            except ValueError:
-                page = 1
-            return html_response(render_category(c, cat_by_slug[path[9:]], page))
-        if path == "lists":
-            return html_response(render_lists())
-        if path.startswith("list/") and path[5:] in LISTS:
-            return html_response(render_list(c, path[5:], req.arg("sort", ""), req.arg("dir", "asc")))
-        if path == "random":
-            slug = rng.choice(sorted(c.articles))
-            return Response(302, b"", "text/plain", {"Location": f"/wiki/a/{quote(slug)}"})
-        return html_response(_page("Not found", "<h1>Page not found</h1>"), 404)
-
-    return handle
+def _html(text: str, status: int = 200) -> Response:
+    return Response(status, text, "text/html; charset=utf-8")
 
 
-def install(server, seed: int = 0) -> None:
-    """Serve the encyclopedia under /wiki/ on `server` for this episode."""
-    server.route("/wiki/", handler(random.Random(seed)))
+def _page_number(req: Request) -> int:
+    try:
+        return int(req.arg("page", "1"))
+    except ValueError:
+        return 1
+
+
+class Veloripedia(JsonBackend):
+    """The encyclopedia's pages, search and suggestions; the seed drives the random article."""
+
+    name = "Veloripedia"
+    prefix = "/wiki/"
+
+    def clear(self) -> None:
+        self.rng = random.Random(0)
+
+    def populate(self, seed: int = 0) -> None:
+        self.rng = random.Random(seed)
+
+    def not_found(self, req: Request) -> Response:
+        return _html(_page("Not found", "<h1>Page not found</h1>"), 404)
+
+    @endpoint("GET", "")
+    @endpoint("GET", "index.html")
+    @endpoint("GET", "main")
+    def main(self, req, body):
+        return _html(render_main(corpus(), random.Random(7)))
+
+    @endpoint("GET", "a/{slug}")
+    def article(self, req, body, slug):
+        c = corpus()
+        if slug in c.articles:
+            return _html(render_article(c.articles[slug]))
+        return _html(_page("Not found", f"<h1>No article “{html.escape(slug)}”</h1>"
+                                        '<p>Try the <a href="/wiki/search">search</a>.</p>'), 404)
+
+    @endpoint("GET", "search")
+    def search_page(self, req, body):
+        return _html(render_search(corpus(), req.arg("q"), _page_number(req)))
+
+    @endpoint("GET", "api/search")
+    def search_api(self, req, body):
+        c, q = corpus(), req.arg("q")
+        return {"query": q, "results": [{"slug": s, "title": c.articles[s].title, "score": round(sc, 4)}
+                                        for s, sc in c.search(q)[:50]]}
+
+    @endpoint("GET", "api/suggest")
+    def suggest_api(self, req, body):
+        return {"query": req.arg("q"), "results": suggest(corpus(), req.arg("q"))}
+
+    @endpoint("GET", "categories")
+    def categories(self, req, body):
+        return _html(render_categories(corpus()))
+
+    @endpoint("GET", "category/{slug}")
+    def category(self, req, body, slug):
+        c = corpus()
+        names = {slugify(n): n for n in c.categories}
+        if slug not in names:
+            return self.not_found(req)
+        return _html(render_category(c, names[slug], _page_number(req)))
+
+    @endpoint("GET", "lists")
+    def lists(self, req, body):
+        return _html(render_lists())
+
+    @endpoint("GET", "list/{kind}")
+    def one_list(self, req, body, kind):
+        if kind not in LISTS:
+            return self.not_found(req)
+        return _html(render_list(corpus(), kind, req.arg("sort", ""), req.arg("dir", "asc")))
+
+    @endpoint("GET", "random")
+    def random_article(self, req, body):
+        slug = self.rng.choice(sorted(corpus().articles))
+        return Response(302, b"", "text/plain", {"Location": f"/wiki/a/{quote(slug)}"})

@@ -4,26 +4,13 @@ const API = "/admin/api/";
 const app = {};
 const ui = { q: "", dept: "", role: "", status: "", sort: "name", dir: 1, page: 1, per: 15, selected: new Set(),
              audit: { q: "", actor: "", action: "", page: 1 } };
-window.__pending = 0;   // open API requests (the page is settled when 0)
-
-async function api(method, path, body) {
-  window.__pending++;
-  try {
-    const r = await fetch(API + path, { method, headers: { "Content-Type": "application/json" },
-                                        body: body === undefined ? undefined : JSON.stringify(body) });
-    return { status: r.status, data: await r.json() };
-  } finally { window.__pending--; }
-}
+const call = WebApp.client(API), api = (method, path, body) => call(path, { method, body });
+const { esc, toast } = WebApp;
 const $ = (sel, root = document) => root.querySelector(sel);
 const $$ = (sel, root = document) => [...root.querySelectorAll(sel)];
-const esc = s => String(s ?? "").replace(/[&<>"']/g, c => ({ "&": "&amp;", "<": "&lt;", ">": "&gt;", '"': "&quot;", "'": "&#39;" }[c]));
 const opts = (list, sel, blank) => (blank ? `<option value="">${blank}</option>` : "") +
   list.map(o => { const [v, l] = Array.isArray(o) ? o : [o, o]; return `<option value="${esc(v)}" ${v === sel ? "selected" : ""}>${esc(l)}</option>`; }).join("");
 
-function toast(text) {
-  const t = $("#toast"); t.textContent = text; t.hidden = false;
-  clearTimeout(toast.timer); toast.timer = setTimeout(() => { t.hidden = true; }, 2500);
-}
 function modal(title, html, confirmLabel, danger) {
   return new Promise(resolve => {
     $("#modal-root").innerHTML = `<div class="backdrop"><div class="modal" role="dialog"><h3 id="modal-title">${esc(title)}</h3>${html}
@@ -314,5 +301,6 @@ function drawAudit() {
   Object.assign(app, data);
   $("#org-name").textContent = app.org;
   $("#actor").textContent = app.actor;
-  route();
+  await route();
+  WebApp.drawn();
 })();

@@ -4,19 +4,9 @@ const API = "/calendar/api/";
 const MONTHS = ["January", "February", "March", "April", "May", "June", "July", "August", "September", "October", "November", "December"];
 const DOW = ["Mon", "Tue", "Wed", "Thu", "Fri", "Sat", "Sun"];
 const app = { today: null, rooms: [], people: [] };
-window.__pending = 0;   // open API requests (the page is settled when 0)
-
-async function api(method, path, body) {
-  window.__pending++;
-  try {
-    const r = await fetch(API + path, { method, headers: { "Content-Type": "application/json" },
-                                        body: body === undefined ? undefined : JSON.stringify(body) });
-    return { status: r.status, data: await r.json() };
-  } finally { window.__pending--; }
-}
-
+const call = WebApp.client(API), api = (method, path, body) => call(path, { method, body });
+const { esc, toast } = WebApp;
 const $ = (sel, root = document) => root.querySelector(sel);
-const esc = s => String(s ?? "").replace(/[&<>"']/g, c => ({ "&": "&amp;", "<": "&lt;", ">": "&gt;", '"': "&quot;", "'": "&#39;" }[c]));
 const pad = n => String(n).padStart(2, "0");
 const iso = d => `${d.getFullYear()}-${pad(d.getMonth() + 1)}-${pad(d.getDate())}`;
 const parse = s => { const [y, m, d] = s.split("-").map(Number); return new Date(y, m - 1, d); };
@@ -26,12 +16,6 @@ const mins = t => { const [h, m] = t.split(":").map(Number); return h * 60 + m; 
 const hhmm = m => `${pad(Math.floor(m / 60))}:${pad(m % 60)}`;
 const longDate = d => `${["Sunday", "Monday", "Tuesday", "Wednesday", "Thursday", "Friday", "Saturday"][d.getDay()]}, ${MONTHS[d.getMonth()]} ${d.getDate()}, ${d.getFullYear()}`;
 const roomName = id => (app.rooms.find(r => r.id === id) || {}).name || "";
-
-function toast(text) {
-  const t = $("#toast");
-  t.textContent = text; t.hidden = false;
-  clearTimeout(toast.timer); toast.timer = setTimeout(() => { t.hidden = true; }, 2500);
-}
 
 function modal(html) {
   const root = $("#modal-root");
@@ -308,5 +292,6 @@ async function showRooms(date) {
 (async function boot() {
   const { data } = await api("GET", "bootstrap");
   Object.assign(app, data);
-  route();
+  await route();
+  WebApp.drawn();
 })();

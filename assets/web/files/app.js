@@ -7,12 +7,14 @@ const PAGE = 20;
 const state = { folder: 1, files: [], folders: [], tree: [], sort: "name", dir: 1, page: 1, selected: null, query: "" };
 const $ = (id) => document.getElementById(id);
 
+const call = WebApp.client(API);
+const { esc, toast } = WebApp;
+
+// GET `path`, or POST `body` to it; the answer's data (an error answer throws its message)
 async function api(path, body) {
-  const opts = body === undefined ? {} : { method: "POST", headers: { "Content-Type": "application/json" }, body: JSON.stringify(body) };
-  const res = await fetch(API + path, opts);
-  const data = await res.json();
-  if (!res.ok) throw new Error(data.error || res.statusText);
-  return data;
+  const r = await call(path, body === undefined ? {} : { method: "POST", body });
+  if (!r.ok) throw new Error(r.data.error || `HTTP ${r.status}`);
+  return r.data;
 }
 
 function human(bytes) {
@@ -23,10 +25,6 @@ function human(bytes) {
 
 const FOLDER_SVG = '<svg class="fold" width="18" height="14" viewBox="0 0 18 14"><path d="M1 2.5A1.5 1.5 0 0 1 2.5 1H7l2 2h6.5A1.5 1.5 0 0 1 17 4.5v7a1.5 1.5 0 0 1-1.5 1.5h-13A1.5 1.5 0 0 1 1 11.5z" fill="#5f6368"/></svg>';
 const ICONS = { csv: "▦", txt: "≣", json: "{}", zip: "ZIP", pdf: "PDF", folder: FOLDER_SVG };
-
-function esc(s) {
-  return String(s).replace(/[&<>"]/g, (c) => ({ "&": "&amp;", "<": "&lt;", ">": "&gt;", '"': "&quot;" }[c]));
-}
 
 async function openFolder(id, page = 1) {
   const data = await api("list?folder=" + id);
@@ -124,12 +122,6 @@ async function ok() {
   if (!onOk) return;
   try { await onOk(); closeDialog(); }
   catch (e) { $("m-error").textContent = e.message; }
-}
-function toast(text) {
-  $("toast").textContent = text;
-  $("toast").hidden = false;
-  clearTimeout(toast.t);
-  toast.t = setTimeout(() => { $("toast").hidden = true; }, 2500);
 }
 
 function current() { return state.files.find((f) => f.id === state.selected); }
@@ -232,4 +224,4 @@ $("search-form").addEventListener("submit", async (e) => {
   render();
 });
 
-openFolder(1).then(() => document.body.classList.add("ready"));
+openFolder(1).then(WebApp.drawn);

@@ -1,14 +1,6 @@
 // Lumen Mail: helpers shared by the webmail pages (API calls, header, sidebar, formatting).
 const Mail = (() => {
-  async function api(path, opts = {}) {
-    const init = { method: opts.method || 'GET', headers: { 'Content-Type': 'application/json' } };
-    if (opts.body !== undefined) init.body = JSON.stringify(opts.body);
-    const r = await fetch('/mail/api/' + path, init);
-    let data = null;
-    try { data = await r.json(); } catch (e) { data = { error: 'The server sent no data.' }; }
-    return { ok: r.ok, status: r.status, data };
-  }
-  const esc = s => String(s).replace(/[&<>"']/g, c => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' }[c]));
+  const api = WebApp.client('/mail/api/'), esc = WebApp.esc;
   const params = () => new URLSearchParams(location.search);
   const label = (meta, f) => meta.labels[f] || (f === 'starred' ? 'Starred' : f);
   const who = p => p.name ? `${p.name} <${p.addr}>` : p.addr;
@@ -55,6 +47,5 @@ const Mail = (() => {
   // a <select> offering every folder but `except`
   const moveSelect = (meta, except, id) => `<select id="${id}"><option value="">Move to…</option>${[...meta.system.filter(f => f !== 'sent'), ...meta.custom]
     .filter(f => f !== except).map(f => `<option value="${esc(f)}">${esc(label(meta, f))}</option>`).join('')}</select>`;
-  const ready = () => { document.body.dataset.ready = '1'; };
-  return { api, esc, params, label, who, short, shell, moveSelect, ready };
+  return { api, esc, params, label, who, short, shell, moveSelect };
 })();

@@ -1,14 +1,6 @@
 // Northwind Market: helpers shared by the shop pages (API calls, header, formatting).
 const Shop = (() => {
-  async function api(path, opts = {}) {
-    const init = { method: opts.method || 'GET', headers: { 'Content-Type': 'application/json' } };
-    if (opts.body !== undefined) init.body = JSON.stringify(opts.body);
-    const r = await fetch('/shop/api/' + path, init);
-    let data = null;
-    try { data = await r.json(); } catch (e) { data = { error: 'The server sent no data.' }; }
-    return { ok: r.ok, status: r.status, data };
-  }
-  const esc = s => String(s).replace(/[&<>"']/g, c => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' }[c]));
+  const api = WebApp.client('/shop/api/'), esc = WebApp.esc;
   const money = x => '$' + Number(x).toFixed(2);
   const stars = r => '★'.repeat(Math.round(r)) + '☆'.repeat(5 - Math.round(r));
   const params = () => new URLSearchParams(location.search);
@@ -38,7 +30,5 @@ const Shop = (() => {
     document.getElementById('cart-count').textContent = meta.cart_count;
     document.getElementById('wish-count').textContent = meta.wishlist_count;
   }
-  // pages call ready() once their data is on screen (oracles and tests wait for it)
-  const ready = () => { document.body.dataset.ready = '1'; };
-  return { api, esc, money, stars, params, thumb, header, refreshCounts, ready };
+  return { api, esc, money, stars, params, thumb, header, refreshCounts };
 })();

@@ -1,6 +1,8 @@
 // Veloripedia: search suggestions under the search box (titles from /wiki/api/suggest), keyboard navigable.
 "use strict";
 (() => {
+  const api = WebApp.client("/wiki/api/");
+  WebApp.drawn();   // the server drew the page
   const input = document.getElementById("q");
   const form = input.form;
   const box = document.createElement("ul");
@@ -26,8 +28,7 @@
     if (q.length < 2) { show([]); return; }
     const mine = ++seq;
     timer = setTimeout(async () => {
-      const res = await fetch("/wiki/api/suggest?q=" + encodeURIComponent(q));
-      const data = await res.json();
+      const { data } = await api("suggest?q=" + encodeURIComponent(q));
       if (mine === seq && document.activeElement === input) show(data.results);
     }, 150);
   });

@@ -1,0 +1,289 @@
+"""Observers: one component per way of knowing that a step is over and what the screen then shows.
+
+An env owns one observer (its suite's spec names it). The env's step reads
+parse -> execute -> observe -> check; the observer is the "observe": it is told
+when the input starts (`before_input`), waits after it in its own way, and
+returns one `StepReport`. Observers keep the last frame they returned (the next
+wait compares against it) and nothing else of the episode.
+
+- `ScreenSettle`: the screen settles (X DAMAGE events, then quiet); a page still
+  loading or fetching is waited for. Computer and browser suites.
+- `PageFrame`: the page draws its next frame after the input (MiniWoB): one round
+  trip that also reads the task's probe, then the first changed picture.
+- `CanvasClock`: the page's clock is virtual (games): one round trip advances it by
+  the step's game time and reads the canvas and the task's probe; nothing is waited for.
+- `PhoneIdle`: the phone shell has received the input and its apps are idle (one
+  round trip), then the screen settles.
+"""
+
+from __future__ import annotations
+
+import time
+from dataclasses import dataclass
+from typing import Any
+
+import numpy as np
+
+from .actions import model as A
+
+
+@dataclass
+class StepReport:
+    """What an observer learned while it waited for the screen after a step or a reset.
+
+    frame: the observation's screenshot, uint8 (H, W, 3).
+    answered: the observer's own round trip reached the page (it stands for the browser's health probe).
+    probed: the value of the task's `probe`, read in that round trip (None: not read).
+    busy: the page still had work in flight when asked (None: not asked).
+    requests: backend requests the page's apps made since the input (-1: unknown).
+    """
+    frame: np.ndarray
+    answered: bool = False
+    probed: Any = None
+    busy: bool | None = None
+    requests: int = -1
+
+
+class Observer:
+    """Base: the screen settles after the input (see `ScreenSettle`); subclasses wait their own way."""
+
+    def __init__(self, max_wait_s: float = 10.0):
+        self.max_wait_s = max_wait_s
+        self.frame: np.ndarray | None = None
+        self.raw: bytes | None = None   # the last frame's raw pixels, when it came from the screen
+
+    def bind(self, sb) -> None:
+        """A (new) sandbox: forget what was seen on the last one."""
+        self.frame, self.raw = None, None
+
+    def before_setup(self, sb, task) -> None:
+        """At reset, before the task's setup: prepare the screen for a new episode."""
+
+    def first(self, sb, task) -> StepReport:
+        """The first observation of an episode, once the task's setup is done."""
+        raise NotImplementedError
+
+    def before_input(self, sb) -> None:
+        """Just before a step's input is sent."""
+
+    def wait(self, sb, seconds: float) -> None:
+        """The agent's wait(seconds): the wall clock passes (at most `max_wait_s`)."""
+        time.sleep(max(0.0, min(float(seconds), self.max_wait_s)))
+
+    def step(self, sb, task, actions: list[A.Action]) -> StepReport:
+        """After a step's actions: wait until the step is over, return what the screen shows."""
+        raise NotImplementedError
+
+    def _keep(self, frame: np.ndarray, raw: bytes | None) -> np.ndarray:
+        self.frame, self.raw = frame, raw
+        return frame
+
+
+class ScreenSettle(Observer):
+    """The screen settles: after the input, the first change and then quiet (X DAMAGE events);
+    a page that started a request or a load is waited for (`ChromiumBrowser.busy`) and its
+    next real frames, so the observation shows the result, not the moment before.
+
+    After a reset, the page (if any) must first have drawn two real frames, and the screen
+    must then be quiet for longer than between steps.
+    """
+
+    def first(self, sb, task) -> StepReport:
+        if sb.browser is not None:
+            sb.browser.wait_real_frame()
+        frame, raw, _ = sb.capture.settle(quiet=0.05, max_wait=1.5)
+        return StepReport(self._keep(frame, raw))
+
+    def step(self, sb, task, actions) -> StepReport:
+        capture, browser = sb.capture, sb.browser
+        frame, raw, _ = capture.settle(before=self.raw, max_wait=0.5)
+        if browser is not None and browser.busy():
+            browser.wait_idle(timeout=self.max_wait_s)
+            browser.wait_real_frame()
+            frame, raw, _ = capture.settle(quiet=0.02, max_wait=1.0)
+        return StepReport(self._keep(frame, raw))
+
+
+# a step's page frame, then the task's probe: "() => <frame>.then(() => <probe>)"
+_NEXT_FRAME_THEN = "() => new Promise(r => requestAnimationFrame(() => setTimeout(() => r(%s), 0)))"
+
+
+class PageFrame(Observer):
+    """The page draws a frame after the step's input, then the screen shows it (MiniWoB).
+
+    X input reaches the page before its next animation frame, so once that frame is drawn
+    the screen shows the input's effect (or nothing changed: then the change time-out, 30 ms,
+    ends the wait). A loaded machine delays Chromium's drawing to X; waiting for the frame
+    first keeps the observation from being the old picture. The first changed picture is
+    taken (Chromium puts whole frames on the screen). The frame's round trip also reads the
+    task's probe (MiniWoB: whether the page ended the episode).
+
+    Keyboard focus: a step whose keys or clicks may have moved the focus out of the page
+    (keys, a right click, a click on the browser's own bar) makes the next reset give it back.
+    `fresh_page`: the page is blanked before every reset (the task then reloads it).
+    """
+
+    def __init__(self, max_wait_s: float = 10.0, fresh_page: bool = False):
+        super().__init__(max_wait_s)
+        self.fresh_page = bool(fresh_page)
+        self.focus_may_have_left = True
+
+    def bind(self, sb) -> None:
+        super().bind(sb)
+        self.focus_may_have_left = True
+
+    def before_setup(self, sb, task) -> None:
+        page = sb.browser.page
+        if page is None:
+            return
+        if self.fresh_page:
+            try:
+                page.goto("about:blank")
+            except Exception:   # a dead part: the env's reset restarts the sandbox
+                pass
+        if self.focus_may_have_left:
+            # keyboard focus back to the page: the last episode may have left it in the address
+            # bar (the page cannot tell: Playwright emulates document.hasFocus())
+            page.bring_to_front()
+            self.focus_may_have_left = False
+
+    def first(self, sb, task) -> StepReport:
+        frame, raw, _ = sb.capture.settle(before=self.raw, change_timeout=0.05, quiet=0.0, max_wait=1.5, poll=0.001)
+        return StepReport(self._keep(frame, raw))
+
+    def step(self, sb, task, actions) -> StepReport:
+        browser = sb.browser
+        top = browser.viewport_origin()[1]
+        for act in actions:
+            if isinstance(act, (A.Hotkey, A.KeyDown, A.KeyUp, A.TypeText, A.RightClick)) or \
+                    any(getattr(act, y, None) is not None and getattr(act, y) < top for y in ("y", "y1", "y2")):
+                self.focus_may_have_left = True
+        answered, probed = False, None
+        try:
+            probed = browser.page.evaluate(_NEXT_FRAME_THEN % (task.probe or "null"))
+            answered = True
+        except Exception:   # a navigation replaced the page: the screen alone, the task asked itself
+            pass
+        frame, raw, _ = sb.capture.settle(before=self.raw, change_timeout=0.03, quiet=0.0, max_wait=0.5, poll=0.001)
+        return StepReport(self._keep(frame, raw), answered=answered, probed=probed)
+
+
+class CanvasClock(Observer):
+    """The page's timers are virtual (a game): the picture is read, not waited for.
+
+    One round trip advances the clock by the step's game time (`step_ms`, else the task's),
+    lets the game draw once (`hgKit.paint`) and reads its canvas with the task's probe: it is
+    the picture Chromium then shows on the screen, without waiting for Chromium's frames.
+    A page that drew nothing keeps the last picture. A page whose canvas is not the whole
+    screen is read from the screen: two real frames, then (Chromium may show the picture late
+    under load) up to 50 ms for the screen to differ, then for quiet. The clock never moves
+    before the page has the step's input (`ChromiumBrowser.flush_input`). `wait(seconds)`
+    advances the game clock by that much (at most 60 s) instead of sleeping.
+    """
+
+    def __init__(self, max_wait_s: float = 10.0, step_ms: int | None = None):
+        super().__init__(max_wait_s)
+        if step_ms is not None and not 1 <= int(step_ms) <= 600_000:
+            raise ValueError(f"step_ms must be 1..600000 ms of game time, got {step_ms}")
+        self.step_ms = None if step_ms is None else int(step_ms)
+        self.draws = -1
+
+    def bind(self, sb) -> None:
+        super().bind(sb)
+        self.draws = -1
+
+    def wait(self, sb, seconds: float) -> None:
+        ms = max(0.0, min(float(seconds), 60.0)) * 1000
+        if ms > 0:   # keys sent before the wait must act before the game time it skips
+            sb.browser.flush_input(sb.input)
+            sb.browser.advance_clock(ms)
+
+    def first(self, sb, task) -> StepReport:
+        return self._read(sb, task, first=True, advance_ms=0)
+
+    def step(self, sb, task, actions) -> StepReport:
+        if any(a.channel == "gui" for a in actions):
+            sb.browser.flush_input(sb.input)
+        return self._read(sb, task, first=False, advance_ms=self.step_ms or task.step_ms)
+
+    def _read(self, sb, task, first: bool, advance_ms: int) -> StepReport:
+        browser = sb.browser
+        frame, draws, probed = browser.canvas_frame(-1 if first else self.draws, task.probe or "null",
+                                                    advance_ms=advance_ms)
+        if frame is not None:
+            self._keep(frame, None)
+        elif not first and draws == self.draws:
+            self._keep(self.frame.copy(), self.raw)   # the same picture, in a new array (the caller keeps the last)
+        else:
+            browser.wait_real_frame()
+            frame, raw, _ = sb.capture.settle(before=None if first else self.raw, change_timeout=0.05,
+                                              quiet=0.02, max_wait=1.0)
+            self._keep(frame, raw)
+        self.draws = draws
+        return StepReport(self.frame, answered=not first, probed=None if first else probed)
+
+
+#: after a step's input, how long nothing may be drawn before the phone's screen counts as settled
+#: (replaying 30 tasks' oracles: 0-2 stale observations in 186 steps at 4 ms, 8 at 2 ms)
+SETTLE_QUIET_S = 0.004
+#: after a step whose input made the apps call their backend, drawing older than this when the
+#: page's last frame is done is an earlier picture, not the reply's
+REPLY_FRAME_AGE_S = 0.010
+#: the X input a phone step may send (the shell must have received it before the env looks)
+_X_INPUT = (A.Tap, A.Click, A.DoubleClick, A.LongPress, A.Swipe, A.Drag, A.Scroll, A.TypeText, A.Hotkey,
+            A.KeyDown, A.KeyUp, A.MouseDown, A.MouseUp)
+_SHELL_BUTTONS = (A.PressBack, A.PressHome, A.OpenApp)
+# wait until the apps are idle, then until the next frame (the one that shows the DOM as it is
+# now) has been painted and handed to the compositor; answers whether other requests or a page
+# load are still in flight (`__hybridgymBusy`), and how many backend requests the apps made
+# (-1: unknown)
+PHONE_IDLE = ("(window.phone && phone.idle ? Promise.race([phone.idle(), new Promise(r => setTimeout(() => r(-1), 2000))])"
+              " : Promise.resolve(-1))"
+              ".then(n => Promise.resolve(window.__hybridgymNextFrame && window.__hybridgymNextFrame()).then(() => n))"
+              ".then(n => new Promise(r => setTimeout(() => r(n), 0)))"
+              ".then(n => [Boolean(window.__hybridgymBusy && window.__hybridgymBusy()), typeof n === 'number' ? n : -1])")
+
+
+class PhoneIdle(ScreenSettle):
+    """The phone shell has the step's input and its apps are idle, then the screen settles.
+
+    Before looking: the page has received the step's input (an input barrier, see
+    `ChromiumBrowser.flush_input`) and an app that answered it with a backend request has
+    rendered the reply (`phone.idle()`); one round trip to the page. Then the apps are idle
+    and the frame with their DOM has been handed to the compositor: it is drawn within a few
+    ms, and earlier frames may still be drawn before it. So: the first drawing since the
+    step's input (`capture.mark()` before it), then nothing drawn for `SETTLE_QUIET_S`.
+    When the apps called their backend, the screen drawn from the reply may follow the tap's
+    own picture by many frames (Save: the keyboard goes, the list comes with the reply): a
+    picture drawn well before the page's last frame is not the result. A page still busy
+    (a load) is left to `ScreenSettle`.
+    """
+
+    def first(self, sb, task) -> StepReport:
+        # the shell is up (the task booted it) and has no animations: its first frame, then a short quiet
+        sb.browser.page.evaluate(PHONE_IDLE)
+        frame, raw, _ = sb.capture.settle(quiet=0.02, max_wait=1.5)
+        return StepReport(self._keep(frame, raw))
+
+    def before_input(self, sb) -> None:
+        # what is drawn from here on is the step's (the last observation may predate a frame
+        # that was still on its way: drawing before the touch must not end the wait)
+        sb.capture.mark()
+
+    def step(self, sb, task, actions) -> StepReport:
+        b = sb.browser
+        busy, requests = None, -1
+        if b.page is not None:
+            if any(isinstance(a, _X_INPUT) for a in actions):
+                busy, requests = b.flush_input(sb.input, max_frames=30, then=PHONE_IDLE)
+            elif any(isinstance(a, _SHELL_BUTTONS) for a in actions):
+                busy, requests = b.page.evaluate(PHONE_IDLE)
+        if busy is not False:
+            report = super().step(sb, task, actions)
+            report.answered, report.busy = busy is not None, busy
+            return report
+        replied = requests != 0
+        frame, raw, _ = sb.capture.settle(before=self.raw, quiet=SETTLE_QUIET_S, max_wait=0.5,
+                                          older_than=REPLY_FRAME_AGE_S if replied else None,
+                                          change_timeout=0.02 if replied else 0.05)
+        return StepReport(self._keep(frame, raw), answered=True, busy=False, requests=requests)

@@ -1,0 +1,125 @@
+"""Processes: start them in a session of their own, kill a whole group, and find processes by
+parent or by a mark in their environment. The one implementation the sandbox, the desktop, the
+SDK shell, the Ray vector env and the tests use."""
+
+from __future__ import annotations
+
+import os
+import signal
+import subprocess
+import time
+
+
+def spawn(argv: list[str], env: dict[str, str] | None = None, cwd: "os.PathLike | str | None" = None, *,
+          stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL) -> subprocess.Popen:
+    """Start `argv` as the leader of a new session (so `kill_group` reaches all it starts), with
+    no standard input and, by default, its output discarded."""
+    return subprocess.Popen(argv, env=env, cwd=None if cwd is None else str(cwd), stdin=subprocess.DEVNULL,
+                            stdout=stdout, stderr=stderr, start_new_session=True)
+
+
+def kill_group(proc: subprocess.Popen, first: int = signal.SIGTERM, grace: float = 2.0) -> None:
+    """Stop the process group `proc` leads: `first` (SIGTERM: a chance to exit cleanly), then
+    SIGKILL after `grace` seconds; waits for `proc` (no zombie is left)."""
+    if proc.poll() is None:
+        try:
+            os.killpg(proc.pid, first)
+            proc.wait(timeout=grace)
+        except (ProcessLookupError, PermissionError, subprocess.TimeoutExpired):
+            try:
+                os.killpg(proc.pid, signal.SIGKILL)
+            except (ProcessLookupError, PermissionError):
+                pass
+    try:
+        proc.wait(timeout=grace)
+    except subprocess.TimeoutExpired:
+        pass
+
+
+def kill_pid(pid: int, timeout: float = 2.0, group: bool = True) -> None:
+    """SIGKILL a process that is not our child (with `group`, its group too when it leads one),
+    and wait up to `timeout` seconds until it is gone or a zombie."""
+    try:
+        if group and os.getpgid(pid) == pid:
+            os.killpg(pid, signal.SIGKILL)
+        else:
+            os.kill(pid, signal.SIGKILL)
+    except (ProcessLookupError, PermissionError):
+        return
+    deadline = time.monotonic() + timeout
+    while time.monotonic() < deadline and not is_gone(pid):
+        time.sleep(0.01)
+
+
+def _stat(pid: int) -> tuple[str, int] | None:
+    """(state, parent pid) of a process from /proc, or None once it is gone."""
+    try:
+        with open(f"/proc/{pid}/stat") as f:
+            stat = f.read()
+        fields = stat[stat.rindex(")") + 2:].split()
+        return fields[0], int(fields[1])
+    except (OSError, ValueError, IndexError):
+        return None
+
+
+def pids() -> list[int]:
+    """Every process of the machine (that /proc shows us)."""
+    return [int(e) for e in os.listdir("/proc") if e.isdigit()]
+
+
+def is_gone(pid: int) -> bool:
+    """Whether a process has exited (a zombie counts as gone)."""
+    st = _stat(pid)
+    return st is None or st[0] == "Z"
+
+
+def children(pid: int) -> list[int]:
+    """Live child processes of `pid`."""
+    out = []
+    for p in pids():
+        st = _stat(p)
+        if st is not None and st[0] != "Z" and st[1] == pid:
+            out.append(p)
+    return out
+
+
+def descendants(pid: int | None = None) -> set[int]:
+    """Live descendants of a process (default: this one)."""
+    kids: dict[int, list[int]] = {}
+    for p in pids():
+        st = _stat(p)
+        if st is not None and st[0] != "Z":
+            kids.setdefault(st[1], []).append(p)
+    out, todo = set(), [pid or os.getpid()]
+    while todo:
+        for c in kids.get(todo.pop(), []):
+            if c not in out:
+                out.add(c)
+                todo.append(c)
+    return out
+
+
+def marked(var: str, value: str) -> list[int]:
+    """Live processes (other than this one) whose environment has `var=value`: what a sandbox
+    started carries its mark, also after it left the process tree (a daemon, a re-parented child)."""
+    marker = f"{var}={value}".encode()
+    found = []
+    for p in pids():
+        if p == os.getpid() or is_gone(p):
+            continue
+        try:
+            with open(f"/proc/{p}/environ", "rb") as f:
+                if marker in f.read().split(b"\0"):
+                    found.append(p)
+        except OSError:
+            continue
+    return found
+
+
+def cmdline(pid: int) -> str:
+    """A process's command line, '' once it is gone."""
+    try:
+        with open(f"/proc/{pid}/cmdline", "rb") as f:
+            return f.read().replace(b"\0", b" ").decode(errors="replace").strip()
+    except OSError:
+        return ""
