@@ -1,9 +1,10 @@
 """Game suite tasks: the HTML5 games in assets/games on Playwright's virtual clock, rewarded by score.
 
 ## Description
-One task per game (`game.<name>-v0`), built from the game's card in
-`tasks/players/<game>.py` (title, instruction, keys, click grid, `step_ms`, target,
-step budget) and played by its scripted `policy(state)` as the oracle. The page
+One task per game (`game.<name>-v0`), built from the game's card
+(`assets/games/<game>/card.json`, read by `tasks/players/<game>.py`: title, instruction,
+keys, click grid, `step_ms`, target, step budget) and played by the player module's
+scripted `policy(state)` as the oracle. The page
 exposes `window.hybridgym` (score, gameOver, state).
 
 ## Action Space

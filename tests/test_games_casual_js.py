@@ -12,13 +12,17 @@ target within ``max_steps``. A few checks of each game's rules come last
 
 from __future__ import annotations
 
-import json
-
 import pytest
 
-from tests.test_games_js import Game, act, browser, open_game, player  # noqa: F401  (fixtures)
+from tests.gamejs import browser, open_game  # noqa: F401  (fixtures)
+from tests.gamejs import (NEEDS_CHROMIUM, act, check_api, check_card, check_same_run_twice, check_seeds_differ, idle,
+                          play, player)
+
+pytestmark = NEEDS_CHROMIUM
 
 GAMES = ["match-3", "memory", "merge", "pong"]
+
+
 def cell_point(card: dict, r: int, c: int) -> tuple[int, int]:
     grid = card["grid"]
     return int(grid["x0"] + (c + 0.5) * grid["cell_w"]), int(grid["y0"] + (r + 0.5) * grid["cell_h"])
@@ -29,21 +33,13 @@ def cell_point(card: dict, r: int, c: int) -> tuple[int, int]:
 
 @pytest.mark.parametrize("name", GAMES)
 def test_card(name):
-    mod = player(name)
-    card = mod.CARD
-    assert mod.__doc__ and card["name"] == name and callable(mod.policy)
-    assert {"title", "step_ms", "max_steps", "target", "instruction", "keys", "grid"} <= set(card)
-    assert str(card["target"]) in card["instruction"]
-    assert card["step_ms"] > 0 and card["max_steps"] > 0 and card["target"] > 0
-    canonical = {"up", "down", "left", "right", "space", "enter"} | set("abcdefghijklmnopqrstuvwxyz")
-    assert set(card["keys"]) <= canonical
+    card = check_card(name)
     if name == "pong":
         assert card["grid"] is None and card["keys"] == ["w", "s"] and card["query"] == {"ai": "right"}
-        assert callable(mod.policy_right)
+        assert callable(player(name).policy_right)
         assert set(card["players"]["right"]["keys"]) == {"up", "down"}
     else:
-        assert card["keys"] == []
-        assert set(card["grid"]) == {"x0", "y0", "cols", "rows", "cell_w", "cell_h"}
+        assert card["keys"] == [] and card["grid"] is not None
 
 
 # -------------------------------------------------------------------------- API
@@ -52,18 +48,8 @@ def test_card(name):
 @pytest.mark.parametrize("name", GAMES)
 def test_api(open_game, name):
     g = open_game(name, seed=3)
-    api = g.page.evaluate(
-        """() => ({ready: hybridgym.ready, name: hybridgym.name, seed: hybridgym.seed, score: hybridgym.score(),
-                   level: hybridgym.level(), lives: hybridgym.lives(), over: hybridgym.gameOver(),
-                   json: JSON.stringify(hybridgym.state())})"""
-    )
-    assert api["ready"] is True and api["name"] == name and api["seed"] == 3
-    assert (api["score"], api["level"], api["lives"], api["over"]) == (0, 1, 1, False)
-    st = g.state()
-    assert json.loads(api["json"]) == st
-    assert st["seed"] == 3 and st["score"] == 0 and st["gameOver"] is False
-    size = g.page.evaluate("[document.documentElement.scrollWidth, document.documentElement.scrollHeight]")
-    assert size == [800, 600]
+    api, st = check_api(g)
+    assert (api["level"], api["lives"]) == (1, 1)
     card = player(name).CARD
     if card["grid"] is not None:
         assert st["grid"] == card["grid"]
@@ -106,33 +92,20 @@ SCRIPTS = {
 }
 
 
-def _script_input(g: Game, name: str, what) -> None:
+def _sender(name: str, what):
+    """The script step's send(): the player's action ("P"), a click or a key press."""
     if what is None:
-        return
+        return None
     if what == "P":
-        act(g, player(name).policy(g.state()))
-    elif what[0] == "click":
-        g.page.mouse.click(*what[1])
-    else:
-        g.page.keyboard.press(what[1])
+        return lambda g, i: act(g, player(name).policy(g.state()))
+    if what[0] == "click":
+        return lambda g, i: g.page.mouse.click(*what[1])
+    return lambda g, i: g.page.keyboard.press(what[1])
 
 
 @pytest.mark.parametrize("name", GAMES)
 def test_same_seed_same_inputs_same_run(open_game, name):
-    runs = []
-    for install_first in (False, True):
-        g = open_game(name, seed=7, install_first=install_first)
-        trace = []
-        for ms, what in SCRIPTS[name]:
-            g.run(ms)
-            _script_input(g, name, what)
-            trace.append((g.state(), g.shot()))
-        runs.append(trace)
-    a, b = runs
-    for (state_a, shot_a), (state_b, shot_b) in zip(a, b):
-        assert state_a == state_b
-        assert shot_a == shot_b
-    assert a[0][0] != a[-1][0]  # and the script did change the game
+    check_same_run_twice(open_game, name, [(ms, _sender(name, what)) for ms, what in SCRIPTS[name]])
 
 
 @pytest.mark.parametrize("name", GAMES)
@@ -143,8 +116,7 @@ def test_seeds_differ(open_game, name):
             g.page.mouse.click(*cell_point(_MEM, 0, 0))
             g.run(200)  # past the flip
         assert first.state()["cards"][0]["face"] != second.state()["cards"][0]["face"]
-    assert first.state() != second.state()
-    assert first.shot() != second.shot()
+    check_seeds_differ(first, second)
 
 
 # --------------------------------------------------------- the card's target
@@ -152,15 +124,9 @@ def test_seeds_differ(open_game, name):
 
 @pytest.mark.parametrize("name", GAMES)
 def test_doing_nothing_does_not_reach_the_target(open_game, name):
-    card = player(name).CARD
-    g = open_game(name, seed=0)
-    for _ in range(card["max_steps"]):
-        g.run(card["step_ms"])
-        if g.page.evaluate("hybridgym.gameOver()"):
-            break
-    assert g.score() < card["target"]
+    st = idle(open_game(name, seed=0), player(name).CARD)
     if name == "pong":  # the computer wins
-        assert g.state()["scores"] == [0, 5] and g.state()["gameOver"] is True
+        assert st["scores"] == [0, 5] and st["gameOver"] is True
 
 
 PLAYER_SEEDS = {"match-3": [0, 1], "memory": [0, 1], "merge": [0, 1], "pong": [0, 1]}
@@ -168,18 +134,7 @@ PLAYER_SEEDS = {"match-3": [0, 1], "memory": [0, 1], "merge": [0, 1], "pong": [0
 
 @pytest.mark.parametrize("name,seed", [(n, s) for n in GAMES for s in PLAYER_SEEDS[n]])
 def test_player_reaches_target(open_game, name, seed):
-    mod = player(name)
-    card = mod.CARD
-    g = open_game(name, seed=seed)
-    steps = 0
-    st = g.state()
-    while steps < card["max_steps"] and st["score"] < card["target"]:
-        assert not st["gameOver"], st
-        act(g, mod.policy(st))
-        g.run(card["step_ms"])
-        steps += 1
-        st = g.state()   # (its "score" is hybridgym.score())
-    assert g.score() >= card["target"], (steps, st)
+    play(open_game(name, seed=seed), name, until_over=False)
 
 
 # --------------------------------------------------------------- game rules
@@ -206,12 +161,7 @@ def test_match3_swaps(open_game):
     assert g.state()["selected"] is None
     # a scoring swap, by dragging one gem onto its neighbour
     a, b = best_swap(board)
-    mouse = g.page.mouse
-    mouse.move(*cell_point(_M3, *a))
-    mouse.down()
-    x, y = cell_point(_M3, *b)
-    mouse.move(x, y, steps=5)
-    mouse.up()
+    g.drag(cell_point(_M3, *a), cell_point(_M3, *b), steps=5)
     after = g.state()
     assert after["movesLeft"] == 29 and after["score"] > 0 and after["score"] == after["lastGain"]
     assert not find_matches(after["board"])  # everything that matched has been cleared
@@ -271,11 +221,7 @@ def test_merge_click_and_drag(open_game):
                 assert got[r][c] == expected[r][c]
     # a drag of a tile onto an equal neighbour merges it too
     a2, z2 = merges(got)[-1]
-    mouse = g.page.mouse
-    mouse.move(*cell_point(_MRG, *a2))
-    mouse.down()
-    mouse.move(*cell_point(_MRG, *z2), steps=4)
-    mouse.up()
+    g.drag(cell_point(_MRG, *a2), cell_point(_MRG, *z2))
     assert g.state()["merges"] == 2
 
 

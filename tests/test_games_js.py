@@ -4,119 +4,20 @@ Checks the ``window.hybridgym`` API, determinism (same seed + same inputs at
 the same game times -> same state and same screenshot bytes), that seeds
 matter, input by keys and swipes, and that the scripted players in
 ``tasks/game_players.py`` reach their scores when driven through the keyboard.
+The page, its input and the checks every game gets are in ``tests/gamejs.py``.
 """
 
 from __future__ import annotations
 
 import random
-from pathlib import Path
 
 import pytest
 
-from hybridgym.sandbox.browser import shared_playwright
-from hybridgym.tasks.players import discover
 from hybridgym.tasks.game_players import policy_2048, snake_policy
+from tests.gamejs import browser, open_game  # noqa: F401  (fixtures)
+from tests.gamejs import NEEDS_CHROMIUM, check_api, check_same_run_twice, check_seeds_differ
 
-sync_api = pytest.importorskip("playwright.sync_api")
-
-CHROMIUM = "/usr/bin/chromium"
-GAMES_DIR = Path(__file__).resolve().parents[1] / "assets" / "games"
-KEY = {"up": "ArrowUp", "down": "ArrowDown", "left": "ArrowLeft", "right": "ArrowRight", "space": " ",
-       "enter": "Enter"}
-LAUNCH_ARGS = [
-    "--no-sandbox",
-    "--disable-gpu",
-    "--disable-background-networking",
-    "--disable-component-update",
-    "--disable-sync",
-    "--no-first-run",
-]
-
-pytestmark = pytest.mark.skipif(not Path(CHROMIUM).exists(), reason="needs /usr/bin/chromium")
-
-
-@pytest.fixture(scope="module")
-def browser():
-    with shared_playwright() as p:
-        b = p.chromium.launch(executable_path=CHROMIUM, headless=True, args=LAUNCH_ARGS)
-        try:
-            yield b
-        finally:
-            b.close()
-
-
-def player(name: str):
-    """The player module (CARD, policy) of a game."""
-    return discover()[name]
-
-
-def act(g: "Game", action: dict) -> None:
-    """Send one env action (as a scripted player returns it) through Playwright's real input."""
-    kind = action["action_type"]
-    if kind == "hotkey":
-        for key in action["keys"]:
-            g.page.keyboard.press(KEY.get(key, key))
-    elif kind == "click":
-        g.page.mouse.click(action["x"], action["y"])
-    elif kind == "right_single":
-        g.page.mouse.click(action["x"], action["y"], button="right")
-    else:
-        assert kind == "wait", action
-
-
-class Game:
-    """One game page in its own context, on a paused fake clock."""
-
-    def __init__(self, browser, name: str, seed: int, *, query: dict | None = None, install_first: bool = False):
-        self.context = browser.new_context(viewport={"width": 800, "height": 600})
-        # The fake clock must be paused: after clock.install() alone, time
-        # flows at wall-clock speed. install()+pause_at() leaves performance.now()
-        # a few ms off Date.now(); the games must not care, so both ways are used.
-        if install_first:
-            self.context.clock.install(time=0)
-        self.context.clock.pause_at(0)
-        self.page = self.context.new_page()
-        errors: list[str] = []
-        self.errors = errors
-        self.page.on("pageerror", lambda e: errors.append(str(e)))
-        if query is None:   # the card's own query, e.g. pong's ?ai=right
-            query = player(name).CARD.get("query", {})
-        extra = "".join(f"&{k}={v}" for k, v in query.items())
-        self.page.goto((GAMES_DIR / name / "index.html").as_uri() + f"?seed={seed}{extra}")
-        self.page.wait_for_function("window.hybridgym && window.hybridgym.ready === true")
-
-    def state(self) -> dict:
-        return self.page.evaluate("hybridgym.state()")
-
-    def score(self) -> float:
-        return self.page.evaluate("hybridgym.score()")
-
-    def press(self, direction: str) -> None:
-        self.page.keyboard.press(KEY[direction])
-
-    def run(self, ms: int) -> None:
-        self.page.clock.run_for(ms)
-
-    def shot(self) -> bytes:
-        return self.page.screenshot()
-
-    def close(self) -> None:
-        self.context.close()
-        assert not self.errors, self.errors
-
-
-@pytest.fixture
-def open_game(browser):
-    games: list[Game] = []
-
-    def _open(name: str, seed: int = 0, **kw) -> Game:
-        g = Game(browser, name, seed, **kw)
-        games.append(g)
-        return g
-
-    yield _open
-    for g in games:
-        g.close()
+pytestmark = NEEDS_CHROMIUM
 
 
 # --------------------------------------------------------------------------- API
@@ -124,16 +25,8 @@ def open_game(browser):
 
 @pytest.mark.parametrize("name", ["snake", "2048"])
 def test_api(open_game, name):
-    g = open_game(name, seed=3)
-    api = g.page.evaluate(
-        """() => ({ready: hybridgym.ready, score: hybridgym.score(), level: hybridgym.level(),
-                   lives: hybridgym.lives(), over: hybridgym.gameOver(),
-                   json: JSON.stringify(hybridgym.state())})"""
-    )
-    assert api["ready"] is True
-    assert (api["score"], api["level"], api["lives"], api["over"]) == (0, 1, 1, False)
-    st = g.state()
-    assert st["seed"] == 3 and st["score"] == 0 and st["gameOver"] is False
+    api, st = check_api(open_game(name, seed=3))
+    assert (api["level"], api["lives"]) == (1, 1)
     if name == "snake":
         assert (st["cols"], st["rows"]) == (20, 15)
         assert st["snake"] == [[5, 7], [4, 7], [3, 7]] and st["dir"] == "right"
@@ -142,9 +35,6 @@ def test_api(open_game, name):
         assert len(st["board"]) == 4 and all(len(row) == 4 for row in st["board"])
         assert sorted(v for row in st["board"] for v in row if v) in ([2, 2], [2, 4], [4, 4])
         assert st["won"] is False and st["moves"] == 0
-    # full screen, no scrollbars
-    size = g.page.evaluate("[document.documentElement.scrollWidth, document.documentElement.scrollHeight]")
-    assert size == [800, 600]
 
 
 # ----------------------------------------------------------------- determinism
@@ -158,31 +48,18 @@ SCRIPTS = {
 }
 
 
+def _pressing(key: str):
+    return lambda g, i: g.press(key)
+
+
 @pytest.mark.parametrize("name", ["snake", "2048"])
 def test_same_seed_same_inputs_same_run(open_game, name):
-    runs = []
-    for install_first in (False, True):
-        g = open_game(name, seed=7, install_first=install_first)
-        trace = []
-        for ms, key in SCRIPTS[name]:
-            g.run(ms)
-            if key:
-                g.press(key)
-            trace.append((g.state(), g.shot()))
-        runs.append(trace)
-    a, b = runs
-    for (state_a, shot_a), (state_b, shot_b) in zip(a, b):
-        assert state_a == state_b
-        assert shot_a == shot_b
-    # and the script did change the game
-    assert a[0][0] != a[-1][0]
+    check_same_run_twice(open_game, name, [(ms, key and _pressing(key)) for ms, key in SCRIPTS[name]])
 
 
 @pytest.mark.parametrize("name", ["snake", "2048"])
 def test_seeds_differ(open_game, name):
-    first, second = open_game(name, seed=1), open_game(name, seed=2)
-    assert first.state() != second.state()
-    assert first.shot() != second.shot()
+    check_seeds_differ(open_game(name, seed=1), open_game(name, seed=2))
 
 
 # ------------------------------------------------------------------- snake
@@ -223,12 +100,7 @@ def test_snake_turns_apply_on_next_tick_and_reverse_is_ignored(open_game):
 
 def test_snake_swipe_steers(open_game):
     g = open_game("snake", seed=0)
-    mouse = g.page.mouse
-    mouse.move(400, 300)
-    mouse.down()
-    mouse.move(405, 340, steps=4)
-    mouse.move(408, 380, steps=4)
-    mouse.up()
+    g.drag((400, 300), (405, 340), (408, 380))
     g.run(150)
     assert g.state()["dir"] == "down"
 
@@ -297,12 +169,7 @@ def _check_move(before: dict, after: dict, direction: str) -> None:
 def test_2048_swipe_and_wasd_move(open_game):
     g = open_game("2048", seed=5)
     before = g.state()
-    mouse = g.page.mouse
-    mouse.move(300, 350)
-    mouse.down()
-    mouse.move(340, 352, steps=3)
-    mouse.move(420, 355, steps=3)
-    mouse.up()
+    g.drag((300, 350), (340, 352), (420, 355), steps=3)
     after = g.state()
     _check_move(before, after, "right")
     g.page.keyboard.press("w")

@@ -11,16 +11,17 @@ then ``step_ms`` of game time).
 
 from __future__ import annotations
 
-import json
-from pathlib import Path
-
 import pytest
 
-from tests.test_games_js import KEY, CHROMIUM, act, browser, open_game, player  # noqa: F401  (fixtures)
+from tests.gamejs import browser, open_game  # noqa: F401  (fixtures)
+from tests.gamejs import (KEY, NEEDS_CHROMIUM, act, check_api, check_card, check_same_run_twice, check_seeds_differ,
+                          idle, play, player)
 
-pytestmark = pytest.mark.skipif(not Path(CHROMIUM).exists(), reason="needs /usr/bin/chromium")
+pytestmark = NEEDS_CHROMIUM
 
 GAMES = ["minesweeper", "sokoban", "maze", "lights-out", "pipes"]
+
+
 def cell_click(st: dict, r: int, c: int, kind: str = "click") -> dict:
     grid = st["grid"]
     return {"action_type": kind, "x": int(grid["x0"] + (c + 0.5) * grid["cell_w"]),
@@ -33,23 +34,10 @@ def cell_click(st: dict, r: int, c: int, kind: str = "click") -> dict:
 @pytest.mark.parametrize("name", GAMES)
 def test_api_card_and_doing_nothing(open_game, name):
     g = open_game(name, seed=3)
-    api = g.page.evaluate(
-        """() => ({ready: hybridgym.ready, name: hybridgym.name, score: hybridgym.score(),
-                   level: hybridgym.level(), lives: hybridgym.lives(), over: hybridgym.gameOver(),
-                   json: JSON.stringify(hybridgym.state())})"""
-    )
-    assert api["ready"] is True and api["name"] == name
-    assert api["score"] == 0 and api["lives"] == 1 and api["over"] is False and api["level"] >= 1
-    st = json.loads(api["json"])
-    assert st == g.state()
-    assert st["seed"] == 3 and st["score"] == 0 and st["gameOver"] is False
-    size = g.page.evaluate("[document.documentElement.scrollWidth, document.documentElement.scrollHeight]")
-    assert size == [800, 600]
+    api, st = check_api(g)
+    assert api["lives"] == 1 and api["level"] >= 1
 
-    card = player(name).CARD
-    assert card["name"] == name and callable(player(name).policy)
-    assert {"title", "step_ms", "max_steps", "target", "instruction", "keys", "grid"} <= set(card)
-    assert str(card["target"]) in card["instruction"]
+    card = check_card(name)
     if card["grid"] is not None:  # click games: the card's grid is the page's grid
         assert card["keys"] == []
         assert {k: st["grid"][k] for k in card["grid"]} == card["grid"]
@@ -57,10 +45,7 @@ def test_api_card_and_doing_nothing(open_game, name):
         assert {"up", "down", "left", "right"} <= set(card["keys"])
 
     # doing nothing for the whole step budget scores nothing
-    for _ in range(card["max_steps"]):
-        g.run(card["step_ms"])
-    st = g.state()
-    assert st["score"] == 0 < card["target"] and g.page.evaluate("hybridgym.score()") == 0
+    assert idle(g, card, check_every=50)["score"] == 0 and g.score() == 0
 
 
 # ----------------------------------------------------------------- determinism
@@ -74,23 +59,13 @@ TIMES = [0, 40, 100, 0, 250, 16, 100, 700, 33, 100, 0, 1600, 100, 60, 100, 100, 
 def test_same_seed_same_inputs_same_run(open_game, name):
     policy = player(name).policy
     actions: list[dict] = []
-    runs = []
-    for install_first in (False, True):
-        g = open_game(name, seed=7, install_first=install_first)
-        trace = []
-        for i, ms in enumerate(TIMES):
-            g.run(ms)
-            if install_first is False:
-                actions.append(policy(g.state()))
-            act(g, actions[i])
-            st = g.state()
-            trace.append((st, g.shot() if i % 5 == 4 else None))
-        runs.append(trace)
-    a, b = runs
-    for (state_a, shot_a), (state_b, shot_b) in zip(a, b):
-        assert state_a == state_b
-        assert shot_a == shot_b
-    assert a[0][0] != a[-1][0]  # the script did change the game
+
+    def send(g, i):   # the player's action in the first run, the same again in the second
+        if i == len(actions):
+            actions.append(policy(g.state()))
+        act(g, actions[i])
+
+    check_same_run_twice(open_game, name, [(ms, send) for ms in TIMES], shot_at=lambda i: i % 5 == 4)
 
 
 @pytest.mark.parametrize("name", GAMES)
@@ -99,10 +74,7 @@ def test_seeds_differ(open_game, name):
     if name == "minesweeper":  # mines are placed at the first click
         for g in (first, second):
             act(g, cell_click(g.state(), 4, 4))
-    a, b = first.state(), second.state()
-    a.pop("seed"), b.pop("seed")
-    assert a != b
-    assert first.shot() != second.shot()
+    check_seeds_differ(first, second)
 
 
 # ------------------------------------------------------------------ players
@@ -111,17 +83,7 @@ def test_seeds_differ(open_game, name):
 @pytest.mark.parametrize("seed", [0, 1])
 @pytest.mark.parametrize("name", GAMES)
 def test_player_reaches_target(open_game, name, seed):
-    mod = player(name)
-    card = mod.CARD
-    g = open_game(name, seed=seed)
-    st = g.state()
-    steps = 0
-    while st["score"] < card["target"] and not st["gameOver"] and steps < card["max_steps"]:
-        act(g, mod.policy(st))
-        g.run(card["step_ms"])
-        st = g.state()
-        steps += 1
-    assert st["score"] >= card["target"], (steps, st)
+    play(open_game(name, seed=seed), name)
 
 
 # ------------------------------------------------------------------- rules

@@ -11,11 +11,13 @@ within ``max_steps``. A few checks of each game's rules and inputs come last.
 
 from __future__ import annotations
 
-import json
-
 import pytest
 
-from tests.test_games_js import act, browser, open_game, player  # noqa: F401  (fixtures)
+from tests.gamejs import browser, open_game  # noqa: F401  (fixtures)
+from tests.gamejs import (NEEDS_CHROMIUM, act, check_api, check_card, check_same_run_twice, check_seeds_differ, idle,
+                          play, player, sending)
+
+pytestmark = NEEDS_CHROMIUM
 
 GAMES = ["falling-blocks", "breakout", "flappy", "whack-a-mole"]
 # ------------------------------------------------------------------------ cards
@@ -23,16 +25,7 @@ GAMES = ["falling-blocks", "breakout", "flappy", "whack-a-mole"]
 
 @pytest.mark.parametrize("name", GAMES)
 def test_card(name):
-    mod = player(name)
-    card = mod.CARD
-    assert mod.__doc__ and card["name"] == name and callable(mod.policy)
-    assert {"title", "step_ms", "max_steps", "target", "instruction", "keys", "grid"} <= set(card)
-    assert str(card["target"]) in card["instruction"]
-    assert card["step_ms"] > 0 and card["max_steps"] > 0 and card["target"] > 0
-    canonical = {"up", "down", "left", "right", "space", "enter"} | set("abcdefghijklmnopqrstuvwxyz")
-    assert set(card["keys"]) <= canonical
-    if card["grid"] is not None:
-        assert set(card["grid"]) == {"x0", "y0", "cols", "rows", "cell_w", "cell_h"}
+    check_card(name)
 
 
 # -------------------------------------------------------------------------- API
@@ -40,20 +33,8 @@ def test_card(name):
 
 @pytest.mark.parametrize("name", GAMES)
 def test_api(open_game, name):
-    g = open_game(name, seed=3)
-    api = g.page.evaluate(
-        """() => ({ready: hybridgym.ready, name: hybridgym.name, seed: hybridgym.seed, score: hybridgym.score(),
-                   level: hybridgym.level(), lives: hybridgym.lives(), over: hybridgym.gameOver(),
-                   json: JSON.stringify(hybridgym.state())})"""
-    )
-    assert api["ready"] is True and api["name"] == name and api["seed"] == 3
-    assert (api["score"], api["level"], api["over"]) == (0, 1, False)
-    assert api["lives"] == (3 if name in ("breakout", "whack-a-mole") else 1)
-    st = g.state()
-    assert json.loads(api["json"]) == st
-    assert st["seed"] == 3 and st["score"] == 0 and st["gameOver"] is False
-    size = g.page.evaluate("[document.documentElement.scrollWidth, document.documentElement.scrollHeight]")
-    assert size == [800, 600]
+    api, st = check_api(open_game(name, seed=3))
+    assert api["level"] == 1 and api["lives"] == (3 if name in ("breakout", "whack-a-mole") else 1)
     if name == "falling-blocks":
         assert (st["cols"], st["rows"]) == (10, 20) and len(st["board"]) == 20
         assert all(row == "." * 10 for row in st["board"])
@@ -94,21 +75,7 @@ SCRIPTS = {
 
 @pytest.mark.parametrize("name", GAMES)
 def test_same_seed_same_inputs_same_run(open_game, name):
-    runs = []
-    for install_first in (False, True):
-        g = open_game(name, seed=7, install_first=install_first)
-        trace = []
-        for ms, action in SCRIPTS[name]:
-            g.run(ms)
-            if action:
-                act(g, action)
-            trace.append((g.state(), g.shot()))
-        runs.append(trace)
-    a, b = runs
-    for (state_a, shot_a), (state_b, shot_b) in zip(a, b):
-        assert state_a == state_b
-        assert shot_a == shot_b
-    assert a[0][0] != a[-1][0]
+    check_same_run_twice(open_game, name, [(ms, action and sending(action)) for ms, action in SCRIPTS[name]])
 
 
 @pytest.mark.parametrize("name", GAMES)
@@ -118,8 +85,7 @@ def test_seeds_differ(open_game, name):
         if name == "flappy":
             act(g, K["space"])  # the pipes start to come after the first flap
         g.run(1500)
-    assert first.state() != second.state()
-    assert first.shot() != second.shot()
+    check_seeds_differ(first, second)
 
 
 # ---------------------------------------------------------- doing nothing / player
@@ -127,14 +93,7 @@ def test_seeds_differ(open_game, name):
 
 @pytest.mark.parametrize("name", GAMES)
 def test_doing_nothing_does_not_reach_the_target(open_game, name):
-    card = player(name).CARD
-    g = open_game(name, seed=0)
-    for step in range(card["max_steps"]):
-        g.run(card["step_ms"])
-        if step % 50 == 49 and g.page.evaluate("hybridgym.gameOver()"):
-            break
-    st = g.state()
-    assert st["score"] < card["target"]
+    st = idle(open_game(name, seed=0), player(name).CARD, check_every=50)
     if name == "whack-a-mole":  # the round is over after 60 s of game time
         assert st["gameOver"] is True and st["cause"] == "time" and st["timeLeftMs"] == 0 and st["escaped"] > 60
 
@@ -144,17 +103,7 @@ PLAYER_SEEDS = {"falling-blocks": [0, 1], "breakout": [0, 1], "flappy": [0, 1], 
 
 @pytest.mark.parametrize("name,seed", [(n, s) for n in GAMES for s in PLAYER_SEEDS[n]])
 def test_player_reaches_the_target(open_game, name, seed):
-    mod = player(name)
-    card = mod.CARD
-    g = open_game(name, seed=seed)
-    st = g.state()
-    steps = 0
-    while steps < card["max_steps"] and st["score"] < card["target"] and not st["gameOver"]:
-        act(g, mod.policy(st))
-        g.run(card["step_ms"])
-        st = g.state()
-        steps += 1
-    assert st["score"] >= card["target"], (steps, st["score"], st["gameOver"])
+    play(open_game(name, seed=seed), name)
 
 
 # ------------------------------------------------------------- rules and inputs

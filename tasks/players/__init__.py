@@ -1,9 +1,11 @@
 """Scripted players and cards of the HTML5 games: one module per game in assets/games.
 
-Each module has `CARD` (name, title, step_ms, max_steps, target, instruction,
-keys, grid) and `policy(state) -> action dict`: the reference player that the
-game's oracle plays through the env's own actions, and that defines 100 on the
-normalized score.
+Each module has `CARD`, the game's card (name, title, step_ms, max_steps, target,
+instruction, keys, grid), which is data beside the game's page
+(assets/games/<name>/card.json, read by `_common.card`), and
+`policy(state) -> action dict`: the reference player that the game's oracle plays
+through the env's own actions, and that defines 100 on the normalized score.
+What the players share is in `_common` (a module without a card).
 """
 
 from __future__ import annotations

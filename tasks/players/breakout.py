@@ -15,21 +15,10 @@ from __future__ import annotations
 
 import math
 
-CARD = {
-    "name": "breakout",
-    "title": "Breakout",
-    "step_ms": 100,
-    "max_steps": 600,
-    "target": 25,
-    "instruction": (
-        "Play Breakout. Move the paddle with the mouse or the left and right arrow keys and launch the ball "
-        "with space or a click. Bounce the ball into the bricks: coloured bricks score 1 to 4 points (the "
-        "higher the row, the more), silver bricks take two hits and score 5. Don't let the ball fall past the "
-        "paddle; you have 3 lives. Reach a score of 25."
-    ),
-    "keys": ["left", "right", "space"],
-    "grid": None,
-}
+from ..kit import actions as act
+from ._common import WAIT, card, or_wait
+
+CARD = card("breakout")
 
 _CLICK_Y = 575  # below the paddle, inside the field
 
@@ -59,27 +48,27 @@ def _sim_to_paddle(state: dict, max_substeps: int = 2400):
         return None
 
     zone = by0 + rows * bh + r
+
+    def off_a_brick(p, v):
+        """A ball in a brick (near the wall) hits it once and takes the sub-step back along this axis,
+        reversed: the new (position, velocity) on the axis of p and v."""
+        hit = brick_hit() if y - r < zone else None
+        if not hit:
+            return p, v
+        bricks[hit[0]][hit[1]] -= 1
+        return p - v * dt, -v
+
     for _ in range(max_substeps):
         x += vx * dt
         if x < fx0 + r:
             x, vx = fx0 + r, abs(vx)
         elif x > fx1 - r:
             x, vx = fx1 - r, -abs(vx)
-        if y - r < zone:
-            hit = brick_hit()
-            if hit:
-                x -= vx * dt
-                vx = -vx
-                bricks[hit[0]][hit[1]] -= 1
+        x, vx = off_a_brick(x, vx)
         y += vy * dt
         if y < fy0 + r:
             y, vy = fy0 + r, abs(vy)
-        if y - r < zone:
-            hit = brick_hit()
-            if hit:
-                y -= vy * dt
-                vy = -vy
-                bricks[hit[0]][hit[1]] -= 1
+        y, vy = off_a_brick(y, vy)
         if vy > 0 and y + r >= py and y + r - vy * dt <= py:
             return x
     return None
@@ -144,13 +133,12 @@ def _aim(state: dict, xc: float) -> int:
     return best
 
 
+@or_wait
 def policy(state: dict) -> dict:
     """A click that puts the paddle where it should be (and launches a waiting ball), or a wait."""
-    if state.get("gameOver"):
-        return {"action_type": "wait", "seconds": 0}
     ball, pad = state["ball"], state["paddle"]
     if ball["stuck"]:
-        return {"action_type": "click", "x": round(pad["x"]), "y": _CLICK_Y}
+        return act.click(round(pad["x"]), _CLICK_Y)
     target = None
     if ball["vy"] > 0:
         xc = _sim_to_paddle(state)
@@ -160,5 +148,5 @@ def policy(state: dict) -> dict:
         half = pad["w"] / 2
         target = round(min(state["field"]["x1"] - half, max(state["field"]["x0"] + half, ball["x"])))
     if abs(target - pad["x"]) < 0.5:
-        return {"action_type": "wait", "seconds": 0}
-    return {"action_type": "click", "x": int(target), "y": _CLICK_Y}
+        return WAIT
+    return act.click(target, _CLICK_Y)

@@ -13,21 +13,10 @@ from __future__ import annotations
 
 from functools import lru_cache
 
-CARD = {
-    "name": "falling-blocks",
-    "title": "Falling Blocks",
-    "step_ms": 100,
-    "max_steps": 600,
-    "target": 1000,
-    "instruction": (
-        "Play Falling Blocks, a Tetris-like game. Move the falling piece with the left and right arrow keys, "
-        "rotate it with the up arrow, move it down with the down arrow and drop it with space. Complete full "
-        "rows to clear them (100 points for one row, 300 for two, 500 for three, 800 for four, times the level); "
-        "the game ends when the blocks reach the top. Reach a score of 1000."
-    ),
-    "keys": ["left", "right", "up", "down", "space"],
-    "grid": None,
-}
+from ..kit import actions as act
+from ._common import WAIT, card, or_wait
+
+CARD = card("falling-blocks")
 
 COLS, ROWS = 10, 20
 _SHAPES = {
@@ -187,16 +176,17 @@ def _board_bits(rows: list[str]) -> Board:
     return tuple(sum(1 << x for x, ch in enumerate(row) if ch != ".") for row in rows)
 
 
+@or_wait
 def policy(state: dict) -> dict:
     """One key towards the best placement of the falling piece (a wait if there is none)."""
     piece = state.get("piece")
-    if state.get("gameOver") or not piece:
-        return {"action_type": "wait", "seconds": 0}
+    if not piece:
+        return WAIT
     board = _board_bits(state["board"])
     nxt = state["next"][0] if state.get("next") else None
     plan = _plan(board, piece["type"], int(piece["rot"]), int(piece["x"]), int(piece["y"]), nxt)
     if plan is None:
-        return {"action_type": "hotkey", "keys": ["space"]}
+        return act.keys("space")
     rot, x = plan
     if piece["rot"] != rot:
         key = "up"
@@ -206,4 +196,4 @@ def policy(state: dict) -> dict:
         key = "left"
     else:
         key = "space"
-    return {"action_type": "hotkey", "keys": [key]}
+    return act.keys(key)

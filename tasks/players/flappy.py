@@ -12,20 +12,10 @@ from __future__ import annotations
 
 import math
 
-CARD = {
-    "name": "flappy",
-    "title": "Flappy",
-    "step_ms": 100,
-    "max_steps": 600,
-    "target": 10,
-    "instruction": (
-        "Play Flappy. Press space (or the up arrow, or click) to flap; gravity pulls the bird down. Fly "
-        "through the gaps between the pipes: each pipe passed scores 1, and touching a pipe or the ground "
-        "ends the game. Reach a score of 10."
-    ),
-    "keys": ["space", "up"],
-    "grid": None,
-}
+from ..kit import actions as act
+from ._common import WAIT, card, or_wait
+
+CARD = card("flappy")
 
 _DEPTH = 7          # decisions looked ahead (steps)
 _BELOW_CENTRE = 18  # px below the gap centre to aim for
@@ -93,12 +83,11 @@ class _Model:
         return best
 
 
+@or_wait
 def policy(state: dict) -> dict:
     """Flap (space) or wait, whichever leads to the better surviving future."""
-    if state.get("gameOver"):
-        return {"action_type": "wait", "seconds": 0}
     if not state.get("started"):
-        return {"action_type": "hotkey", "keys": ["space"]}
+        return act.keys("space")
     model = _Model(state, CARD["step_ms"])
     y, vy = state["bird"]["y"], state["bird"]["vy"]
     costs = {}
@@ -109,5 +98,5 @@ def policy(state: dict) -> dict:
             continue
         costs[flap] = (nxt[0] - model.target(model.subs)) ** 2 + model.best(nxt[0], nxt[1], model.subs, _DEPTH - 1)
     if costs[True] < costs[False] or (costs[True] == costs[False] == math.inf and y > model.target(0)):
-        return {"action_type": "hotkey", "keys": ["space"]}
-    return {"action_type": "wait", "seconds": 0}
+        return act.keys("space")
+    return WAIT

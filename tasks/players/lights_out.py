@@ -15,27 +15,14 @@ from __future__ import annotations
 from functools import lru_cache
 from itertools import product
 
-CARD = {
-    "name": "lights-out",
-    "title": "Lights Out",
-    "step_ms": 100,
-    "max_steps": 100,
-    "target": 5,
-    "instruction": (
-        "Play Lights Out on the 5x5 board. Clicking a light toggles it and its neighbours above, below, left "
-        "and right; turn every light off to solve the puzzle, and the next puzzle appears. Solve 5 puzzles."
-    ),
-    "keys": [],
-    "grid": {"x0": 165, "y0": 91, "cols": 5, "rows": 5, "cell_w": 94, "cell_h": 94},
-}
+from ._common import WAIT, card, cell_click, or_wait
 
-_WAIT = {"action_type": "wait", "seconds": 0}
+CARD = card("lights-out")
 
 
+@or_wait
 def policy(state: dict) -> dict:
     """A click on the first light of the fewest-click solution of the board."""
-    if state.get("gameOver"):
-        return _WAIT
     n = state["size"]
     board = 0
     for r, row in enumerate(state["lights"]):
@@ -44,15 +31,10 @@ def policy(state: dict) -> dict:
                 board |= 1 << (r * n + c)
     presses = solve(n, board)
     if not presses:
-        return _WAIT
+        return WAIT
     idx = (presses & -presses).bit_length() - 1
     r, c = divmod(idx, n)
-    g = state["grid"]
-    return {
-        "action_type": "click",
-        "x": int(round(g["x0"] + (c + 0.5) * g["cell_w"])),
-        "y": int(round(g["y0"] + (r + 0.5) * g["cell_h"])),
-    }
+    return cell_click(state["grid"], r, c)
 
 
 def _flip_mask(n: int, idx: int) -> int:

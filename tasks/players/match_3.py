@@ -15,46 +15,20 @@ neighbour. The policy is stateless: it reads the selection from the state.
 
 from __future__ import annotations
 
-CARD = {
-    "name": "match-3",
-    "title": "Match-3",
-    "step_ms": 100,
-    "max_steps": 80,
-    "target": 2000,
-    "instruction": (
-        "Play Match-3. Swap two neighbouring gems by clicking one and then the other (or by dragging) so "
-        "that 3 or more gems of the same colour line up in a row or column; they clear, the gems above fall "
-        "and cascades score more. A swap that makes no match is undone. You have 30 scoring swaps. "
-        "Reach a score of 2000."
-    ),
-    "keys": [],
-    "grid": {"x0": 144, "y0": 76, "cols": 8, "rows": 8, "cell_w": 64, "cell_h": 64},
-}
+from ._common import adjacent, card, or_wait, two_click_move
+
+CARD = card("match-3")
 
 UNKNOWN = -1
 Cell = tuple[int, int]
 
 
-def policy(state: dict) -> dict:
-    """Next click: the first gem of the best swap, or its neighbour if the first is already selected."""
-    if state.get("gameOver"):
-        return {"action_type": "wait", "seconds": 0}
-    board = [list(row) for row in state["board"]]
-    move = best_swap(board)
-    if move is None:
-        return {"action_type": "wait", "seconds": 0}
-    a, b = move
-    sel = tuple(state["selected"]) if state.get("selected") else None
-    if sel == a:
-        target = b
-    elif sel == b:
-        target = a
-    elif sel is not None and _adjacent(sel, a):
-        # clicking `a` now would swap it with the selection: click the selection to drop it first
-        target = sel
-    else:
-        target = a
-    return _click(state, target)
+@or_wait
+def policy(state: dict) -> dict | None:
+    """Next click: the first gem of the best swap, or its neighbour if the first is already selected
+    (or the selection, to drop it, if a click on the first gem would swap it with the selection)."""
+    move = best_swap([list(row) for row in state["board"]])
+    return two_click_move(state, move, lambda sel: adjacent(sel, move[0]), either_way=True)
 
 
 def best_swap(board: list[list[int]]) -> tuple[Cell, Cell] | None:
@@ -119,17 +93,3 @@ def find_matches(b: list[list[int]]) -> set[Cell]:
                 hit.update((r + k, c) for k in range(n))
             r += n
     return hit
-
-
-def _adjacent(a: Cell, b: Cell) -> bool:
-    return abs(a[0] - b[0]) + abs(a[1] - b[1]) == 1
-
-
-def _click(state: dict, cell: Cell) -> dict:
-    g = state["grid"]
-    r, c = cell
-    return {
-        "action_type": "click",
-        "x": int(g["x0"] + (c + 0.5) * g["cell_w"]),
-        "y": int(g["y0"] + (r + 0.5) * g["cell_h"]),
-    }

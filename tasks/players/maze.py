@@ -9,33 +9,22 @@ from __future__ import annotations
 
 from collections import deque
 
-CARD = {
-    "name": "maze",
-    "title": "Maze",
-    "step_ms": 100,
-    "max_steps": 400,
-    "target": 4,
-    "instruction": (
-        "Play Maze. Use the arrow keys to walk the red dot from the top-left corner to the green EXIT in the "
-        "bottom-right corner; each exit reached scores 1 and starts a new maze. Complete 4 mazes."
-    ),
-    "keys": ["up", "down", "left", "right"],
-    "grid": None,
-}
+from ..kit import actions as act
+from ._common import WAIT, card, or_wait
+
+CARD = card("maze")
 
 # name, (dx, dy), bit of the open side
 _MOVES = (("up", 0, -1, 1), ("right", 1, 0, 2), ("down", 0, 1, 4), ("left", -1, 0, 8))
-_WAIT = {"action_type": "wait", "seconds": 0}
 
 
+@or_wait
 def policy(state: dict) -> dict:
     """The first step of the shortest path to the exit."""
-    if state.get("gameOver"):
-        return _WAIT
     path = shortest_path(state["open"], tuple(state["player"]), tuple(state["exit"]))
     if not path:
-        return _WAIT
-    return {"action_type": "hotkey", "keys": [path[0]]}
+        return WAIT
+    return act.keys(path[0])
 
 
 def shortest_path(open_sides: list[list[int]], start: tuple[int, int], goal: tuple[int, int]) -> list[str] | None:

@@ -14,26 +14,15 @@ click, so the player never has to wait for it.
 
 from __future__ import annotations
 
-CARD = {
-    "name": "memory",
-    "title": "Memory",
-    "step_ms": 200,
-    "max_steps": 50,
-    "target": 8,
-    "instruction": (
-        "Play Memory. Click a face-down card to turn it over, then a second one: if the two show the same "
-        "symbol they stay face up, otherwise they turn back. Remember what you have seen. "
-        "Find all 8 pairs (a score of 8)."
-    ),
-    "keys": [],
-    "grid": {"x0": 152, "y0": 83, "cols": 4, "rows": 4, "cell_w": 124, "cell_h": 124},
-}
+from ..kit import actions as act
+from ._common import WAIT, card, or_wait
+
+CARD = card("memory")
 
 
+@or_wait
 def policy(state: dict) -> dict:
     """The next card to click, from what has been seen so far."""
-    if state.get("gameOver"):
-        return {"action_type": "wait", "seconds": 0}
     cards = state["cards"]
     # A miss on show is turned back by the next click, so it counts as no card open.
     open_ = [] if state.get("missPending") else list(state.get("open", []))
@@ -58,8 +47,8 @@ def policy(state: dict) -> dict:
             return _click(cards[known[face][0]])
     if unseen:
         return _click(cards[unseen[0]])
-    return {"action_type": "wait", "seconds": 0}
+    return WAIT
 
 
 def _click(card: dict) -> dict:
-    return {"action_type": "click", "x": int(card["x"]), "y": int(card["y"])}
+    return act.click(card["x"], card["y"])

@@ -17,42 +17,22 @@ from __future__ import annotations
 
 import math
 
-CARD = {
-    "name": "merge",
-    "title": "Merge",
-    "step_ms": 100,
-    "max_steps": 150,
-    "target": 600,
-    "instruction": (
-        "Play Merge. Click a number tile and then an equal neighbour (or drag it onto the neighbour) to merge "
-        "them into their double, which scores its value; the column closes up and a new tile drops in from "
-        "the top. The game ends when no two neighbours are equal. Reach a score of 600."
-    ),
-    "keys": [],
-    "grid": {"x0": 160, "y0": 104, "cols": 5, "rows": 5, "cell_w": 96, "cell_h": 96},
-}
+from ._common import adjacent, card, or_wait, two_click_move
+
+CARD = card("merge")
 
 UNKNOWN = 0
 Cell = tuple[int, int]
 Board = tuple[tuple[int, ...], ...]
 
 
-def policy(state: dict) -> dict:
-    """Next click: the tile of the best merge, or its target if the tile is already selected."""
-    if state.get("gameOver"):
-        return {"action_type": "wait", "seconds": 0}
+@or_wait
+def policy(state: dict) -> dict | None:
+    """Next click: the tile of the best merge, or its target if the tile is already selected (or the
+    selection, to drop it, if a click on the tile would merge the selection into it)."""
     board = tuple(tuple(int(math.log2(v)) for v in row) for row in state["board"])
     move = best_merge(board)
-    if move is None:
-        return {"action_type": "wait", "seconds": 0}
-    a, z = move
-    sel = tuple(state["selected"]) if state.get("selected") else None
-    if sel == a:
-        return _click(state, z)
-    if sel is not None and _adjacent(sel, a) and _at(board, sel) == _at(board, a):
-        # clicking `a` now would merge the selection into it: drop the selection first
-        return _click(state, sel)
-    return _click(state, a)
+    return two_click_move(state, move, lambda sel: adjacent(sel, move[0]) and _at(board, sel) == _at(board, move[0]))
 
 
 def merges(board: Board) -> list[tuple[Cell, Cell]]:
@@ -127,17 +107,3 @@ def heuristic(board: Board) -> float:
 
 def _at(board: Board, cell: Cell) -> int:
     return board[cell[0]][cell[1]]
-
-
-def _adjacent(a: Cell, b: Cell) -> bool:
-    return abs(a[0] - b[0]) + abs(a[1] - b[1]) == 1
-
-
-def _click(state: dict, cell: Cell) -> dict:
-    g = state["grid"]
-    r, c = cell
-    return {
-        "action_type": "click",
-        "x": int(g["x0"] + (c + 0.5) * g["cell_w"]),
-        "y": int(g["y0"] + (r + 0.5) * g["cell_h"]),
-    }

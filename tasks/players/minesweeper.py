@@ -15,33 +15,20 @@ from __future__ import annotations
 
 from math import comb
 
-CARD = {
-    "name": "minesweeper",
-    "title": "Minesweeper",
-    "step_ms": 100,
-    "max_steps": 100,
-    "target": 71,
-    "instruction": (
-        "Play Minesweeper on the 9x9 field with 10 mines. Left-click a cell to reveal it; a number tells how "
-        "many mines touch that cell; right-click marks a mine with a flag. Revealing a mine ends the game. "
-        "Reveal all 71 safe cells to win (score = safe cells revealed)."
-    ),
-    "keys": [],
-    "grid": {"x0": 175, "y0": 86, "cols": 9, "rows": 9, "cell_w": 50, "cell_h": 50},
-}
+from ._common import WAIT, card, cell_click, or_wait
 
-_WAIT = {"action_type": "wait", "seconds": 0}
+CARD = card("minesweeper")
 
 
+@or_wait
 def policy(state: dict) -> dict:
     """The next action: a left click on the safest hidden cell (the centre before the first click)."""
-    if state.get("gameOver"):
-        return _WAIT
     rows, cols = state["rows"], state["cols"]
     if not state.get("started"):  # the first click is safe: the unflagged cell nearest the centre
         free = [(r, c) for r in range(rows) for c in range(cols) if state["board"][r][c] == "#"]
         if free:
-            return _click(state, *min(free, key=lambda rc: (abs(rc[0] - rows // 2) + abs(rc[1] - cols // 2), rc)))
+            centre = min(free, key=lambda rc: (abs(rc[0] - rows // 2) + abs(rc[1] - cols // 2), rc))
+            return cell_click(state["grid"], *centre)
     board = state["board"]
     cell = best_cell(board, state["mines"])
     flagged = [(r, c) for r in range(rows) for c in range(cols) if board[r][c] == "F"]
@@ -50,19 +37,10 @@ def policy(state: dict) -> dict:
         probs = mine_probabilities(board, state["mines"])
         wrong = [f for f in flagged if probs[f] < 1e-9 or (cell is None and probs[f] < 1 - 1e-9)]
         if wrong:
-            return _click(state, *min(wrong, key=lambda f: probs[f]), kind="right_single")
+            return cell_click(state["grid"], *min(wrong, key=lambda f: probs[f]), button="right")
     if cell is None:
-        return _WAIT
-    return _click(state, *cell)
-
-
-def _click(state: dict, r: int, c: int, kind: str = "click") -> dict:
-    g = state["grid"]
-    return {
-        "action_type": kind,
-        "x": int(round(g["x0"] + (c + 0.5) * g["cell_w"])),
-        "y": int(round(g["y0"] + (r + 0.5) * g["cell_h"])),
-    }
+        return WAIT
+    return cell_click(state["grid"], *cell)
 
 
 def _neighbours(r: int, c: int, rows: int, cols: int):

@@ -12,24 +12,12 @@ keeps the one needing the fewest clicks. The policy clicks the first tile
 
 from __future__ import annotations
 
-CARD = {
-    "name": "pipes",
-    "title": "Pipes",
-    "step_ms": 100,
-    "max_steps": 300,
-    "target": 3,
-    "instruction": (
-        "Play Pipes. Each click turns a tile 90 degrees clockwise (right click: anticlockwise). Turn the tiles "
-        "so that every pipe end connects to a pipe end of its neighbour and none points off the board; "
-        "then the next puzzle appears. Solve 3 puzzles."
-    ),
-    "keys": [],
-    "grid": {"x0": 106, "y0": 106, "cols": 7, "rows": 5, "cell_w": 84, "cell_h": 84},
-}
+from ._common import WAIT, card, cell_click, or_wait
+
+CARD = card("pipes")
 
 UP, RIGHT, DOWN, LEFT = 1, 2, 4, 8
 _SIDES = ((UP, 0, -1, DOWN), (RIGHT, 1, 0, LEFT), (DOWN, 0, 1, UP), (LEFT, -1, 0, RIGHT))
-_WAIT = {"action_type": "wait", "seconds": 0}
 
 
 def rot_cw(mask: int) -> int:
@@ -46,24 +34,18 @@ def clicks_between(current: int, target: int) -> int:
     raise ValueError(f"{target} is not a rotation of {current}")
 
 
+@or_wait
 def policy(state: dict) -> dict:
     """A click on the first tile that is not yet turned as in the solution."""
-    if state.get("gameOver"):
-        return _WAIT
     tiles = tuple(tuple(row) for row in state["tiles"])
     target = solve(tiles)
     if target is None:
-        return _WAIT
-    g = state["grid"]
+        return WAIT
     for r, row in enumerate(tiles):
         for c, m in enumerate(row):
             if m != target[r][c]:
-                return {
-                    "action_type": "click",
-                    "x": int(round(g["x0"] + (c + 0.5) * g["cell_w"])),
-                    "y": int(round(g["y0"] + (r + 0.5) * g["cell_h"])),
-                }
-    return _WAIT
+                return cell_click(state["grid"], r, c)
+    return WAIT
 
 
 _SOLUTIONS: dict = {}

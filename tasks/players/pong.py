@@ -15,37 +15,23 @@ model of the opponent (the built-in computer player: it follows the ball's
 height at ``aiSpeed``) and takes the one that beats it by the widest margin.
 Then it presses towards that centre. When the ball goes away it moves back to
 the middle.
+
+Pong's card has two entries beyond the common ones: ``query``, the page's query
+for the single-agent task (the computer plays right), and ``players``, the
+two-player game's agents, each with its keys and policy.
 """
 
 from __future__ import annotations
 
 import math
 
-CARD = {
-    "name": "pong",
-    "title": "Pong",
-    "step_ms": 100,
-    "max_steps": 600,
-    "target": 3,
-    "instruction": (
-        "Play Pong as the left (blue) paddle against the computer: W moves your paddle up, S moves it down. "
-        "Hit the ball past the orange paddle on the right; the first to 5 points wins. The score is your "
-        "points minus the computer's: reach +3 (for example win 5:2)."
-    ),
-    "keys": ["w", "s"],
-    "grid": None,
-    # Not in the common card format: the page's query for the single-agent task (the computer plays
-    # right), and the two-player game's agents, each with its keys and policy.
-    "query": {"ai": "right"},
-    "players": {
-        "left": {"keys": ["w", "s"], "policy": "policy"},
-        "right": {"keys": ["up", "down"], "policy": "policy_right"},
-    },
-}
+from ..kit import actions as act
+from ._common import WAIT, card, or_wait
+
+CARD = card("pong")
 
 SUB_MS = 4          # the game's physics sub-step
 EDGE = 0.8          # hit the ball at most this far out on the paddle (1 = the very edge)
-WAIT = {"action_type": "wait", "seconds": 0}
 
 
 def policy(state: dict) -> dict:
@@ -58,9 +44,8 @@ def policy_right(state: dict) -> dict:
     return _policy(state, "right", {"up": "up", "down": "down"})
 
 
+@or_wait
 def _policy(state: dict, side: str, keys: dict[str, str]) -> dict:
-    if state.get("gameOver"):
-        return WAIT
     me = state["paddles"][side]
     other = state["paddles"]["left" if side == "right" else "right"]
     field = state["field"]
@@ -109,7 +94,7 @@ def _press_towards(cy: float, goal: float, step: float, lo: float, hi: float, ke
     """The press (or none) that leaves the paddle's centre nearest to `goal` (a press stops at the walls)."""
     options = [(abs(goal - cy), 0, WAIT)]
     for d, name in ((-step, "up"), (step, "down")):
-        options.append((abs(goal - min(hi, max(lo, cy + d))), 1, {"action_type": "hotkey", "keys": [keys[name]]}))
+        options.append((abs(goal - min(hi, max(lo, cy + d))), 1, act.keys(keys[name])))
     return min(options, key=lambda o: o[:2])[2]
 
 

@@ -1,19 +1,14 @@
-"""Snake: the game card and its scripted player (BFS to the apple, keeping the tail reachable)."""
+"""Snake: the game card and its scripted player (BFS to the apple, keeping the tail reachable).
+
+A step (the card's step_ms, 150) is one tick of the snake.
+"""
 
 from ..game_players import snake_policy
+from ..kit import actions as act
+from ._common import card
 
-CARD = {
-    "name": "snake",
-    "title": "Snake",
-    "step_ms": 150,          # one tick of the snake per step
-    "max_steps": 400,
-    "target": 5,
-    "instruction": ("Play Snake. Steer with the arrow keys to eat the red apples; avoid the walls and "
-                    "your own tail. Reach a score of 5."),
-    "keys": ["up", "down", "left", "right"],
-    "grid": None,
-}
+CARD = card("snake")
 
 
 def policy(state: dict) -> dict:
-    return {"action_type": "hotkey", "keys": [snake_policy(state)]}
+    return act.keys(snake_policy(state))

@@ -17,36 +17,24 @@ import heapq
 from collections import deque
 from functools import lru_cache
 
-CARD = {
-    "name": "sokoban",
-    "title": "Sokoban",
-    "step_ms": 100,
-    "max_steps": 400,
-    "target": 3,
-    "instruction": (
-        "Play Sokoban. Use the arrow keys to walk the warehouse keeper and push every crate onto a goal "
-        "square (crates can only be pushed, never pulled; 'z' undoes a move, 'r' restarts the level). "
-        "Solving a level loads the next one. Solve 3 levels."
-    ),
-    "keys": ["up", "down", "left", "right", "z", "r"],
-    "grid": None,
-}
+from ..kit import actions as act
+from ._common import card, or_wait
+
+CARD = card("sokoban")
 
 DIRS = {"up": (0, -1), "down": (0, 1), "left": (-1, 0), "right": (1, 0)}
-_WAIT = {"action_type": "wait", "seconds": 0}
 
 Cell = tuple[int, int]
 
 
+@or_wait
 def policy(state: dict) -> dict:
     """The next arrow key of a fewest-moves solution of the current level."""
-    if state.get("gameOver"):
-        return _WAIT
     key = tuple(state["map"])
     move = _next_move(key)
     if move is None:
-        return {"action_type": "hotkey", "keys": ["r"]}
-    return {"action_type": "hotkey", "keys": [move]}
+        return act.keys("r")
+    return act.keys(move)
 
 
 _PLANS: dict[tuple[str, ...], str | None] = {}

@@ -9,25 +9,16 @@ life; with no mole up it waits.
 
 from __future__ import annotations
 
-CARD = {
-    "name": "whack-a-mole",
-    "title": "Whack-a-Mole",
-    "step_ms": 100,
-    "max_steps": 600,
-    "target": 20,
-    "instruction": (
-        "Play Whack-a-Mole. Moles pop up from the 9 holes for a moment: click a mole to whack it (+1). A mole "
-        "that goes back down costs nothing, but clicking a hole with no mole in it costs one of your 3 lives. "
-        "The round lasts 60 seconds. Reach a score of 20."
-    ),
-    "keys": [],
-    "grid": {"x0": 130, "y0": 115, "cols": 3, "rows": 3, "cell_w": 180, "cell_h": 150},
-}
+from ..kit import actions as act
+from ._common import WAIT, card, or_wait
+
+CARD = card("whack-a-mole")
 
 
+@or_wait
 def policy(state: dict) -> dict:
     """A click on the mole with the least time left, or a wait if no mole is up."""
-    if state.get("gameOver") or not state.get("moles"):
-        return {"action_type": "wait", "seconds": 0}
+    if not state.get("moles"):
+        return WAIT
     mole = min(state["moles"], key=lambda m: (m["msLeft"], m["hole"]))
-    return {"action_type": "click", "x": round(mole["x"]), "y": round(mole["y"])}
+    return act.click(round(mole["x"]), round(mole["y"]))

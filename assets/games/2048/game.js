@@ -19,19 +19,17 @@
   'use strict';
 
   var N = 4;
-  var W = 800, H = 600;
+  var W = 800;
   var BOARD = 460, GAP = 12, TILE = (BOARD - GAP * (N + 1)) / N;   // tile: 100
   var BX = (W - BOARD) / 2, BY = 124;                               // board: 170..630, 124..584
   var SLIDE_MS = 60, POP_MS = 40, FRAME_MS = 16;   // the whole animation: 100 ms
   var K = window.hgKit, FONT = K.FONT;
+  var view = K.view(draw, '#faf8ef'), ctx = view.ctx, roundRect = view.roundRect, render = view.render;
 
-  var SEED = K.parseSeed(K.params().get('seed'));
-
-
+  var SEED = K.seed();
   var rng = K.mulberry32(SEED);
   var game = { board: emptyBoard(), score: 0, over: false, won: false, moves: 0 };
   var anim = null;      // {start, slides, merged, spawned}
-  var animTimer = null;
 
   function emptyBoard() {
     var b = [];
@@ -111,28 +109,19 @@
     var spawned = spawn(game.board);
     game.over = !canMove(game.board);
     anim = { start: performance.now(), slides: res.slides, merged: res.merged, spawned: spawned };
-    if (animTimer !== null) clearTimeout(animTimer);
-    animTimer = null;
-    frame();
+    frames.restart();
   }
 
-  function frame() {
-    animTimer = null;
-    if (anim) {
-      var left = SLIDE_MS + POP_MS - (performance.now() - anim.start);
-      if (left <= 0) anim = null;
-      else animTimer = setTimeout(frame, Math.min(FRAME_MS, left));
-    }
-    render();
-  }
+  var frames = K.frames(FRAME_MS, function (now) {
+    var left = anim ? SLIDE_MS + POP_MS - (now - anim.start) : 0;
+    if (left <= 0) anim = null;
+    return left;
+  }, render);
 
   // ---- input ------------------------------------------------------------
-  var view = K.view(render);
   view.onDirInput(move);
-  K.blockDefaults();
 
   // ---- drawing ----------------------------------------------------------
-  var ctx = view.ctx, roundRect = view.roundRect;
 
   var TILE_BG = {
     2: '#eee4da', 4: '#ede0c8', 8: '#f2b179', 16: '#f59563', 32: '#f67c5f', 64: '#f65e3b',
@@ -159,19 +148,9 @@
                                   labelPx: 13, valuePx: 26, shrink: true });
 
   function drawHeader() {
-    ctx.textBaseline = 'alphabetic';
-    ctx.textAlign = 'left';
-    ctx.fillStyle = '#776e65';
-    ctx.font = 'bold 64px ' + FONT;
-    ctx.fillText('2048', BX, 86);
-    ctx.font = '15px ' + FONT;
-    if (game.won) {
-      ctx.fillStyle = '#c9a227';
-      ctx.font = 'bold 15px ' + FONT;
-      ctx.fillText('You made 2048! Keep going.', BX, 110);
-    } else {
-      ctx.fillText('Arrows / WASD / swipe to join the tiles', BX, 110);
-    }
+    view.text('2048', BX, 86, 'bold 64px', '#776e65', 'left', 'alphabetic');
+    if (game.won) view.text('You made 2048! Keep going.', BX, 110, 'bold 15px', '#c9a227');
+    else view.text('Arrows / WASD / swipe to join the tiles', BX, 110, '15px');
     drawBox('MOVES', game.moves, BX + BOARD - 228, 104);
     drawBox('SCORE', game.score, BX + BOARD - 116, 116);
   }
@@ -219,24 +198,13 @@
   }
 
   function drawGameOver() {
-    ctx.fillStyle = 'rgba(238, 228, 218, 0.86)';
-    roundRect(BX, BY, BOARD, BOARD, 8);
-    ctx.textAlign = 'center';
-    ctx.textBaseline = 'middle';
-    ctx.fillStyle = '#776e65';
-    ctx.font = 'bold 56px ' + FONT;
-    ctx.fillText('Game over!', W / 2, BY + BOARD / 2 - 30);
-    ctx.font = 'bold 28px ' + FONT;
-    ctx.fillText('Score: ' + game.score, W / 2, BY + BOARD / 2 + 34);
+    view.shade('rgba(238, 228, 218, 0.86)', BX, BY, BOARD, BOARD, 8);
+    view.text('Game over!', W / 2, BY + BOARD / 2 - 30, 'bold 56px', '#776e65', 'center', 'middle');
+    view.text('Score: ' + game.score, W / 2, BY + BOARD / 2 + 34, 'bold 28px');
   }
 
-  // every picture goes through hgKit.paint: drawn at once, or once at the end of an env step
-  function render() { K.paint(draw); }
-
-  function draw() {
-    var now = performance.now();
-    ctx.fillStyle = '#faf8ef';
-    ctx.fillRect(0, 0, W, H);
+  function draw(now) {
+    view.clear();
     drawHeader();
     drawBoard(now);
     if (game.over && !anim) drawGameOver();
@@ -248,9 +216,7 @@
   view.start();
 
   // ---- API for the env --------------------------------------------------
-  window.hybridgym = K.api('2048', SEED, {
-    score: function () { return game.score; },
-    gameOver: function () { return game.over; },
+  window.hybridgym = K.api('2048', SEED, game, {
     state: function () {
       var max = 0;
       for (var r = 0; r < N; r++) for (var c = 0; c < N; c++) max = Math.max(max, game.board[r][c]);
@@ -261,8 +227,7 @@
         won: game.won,
         moves: game.moves,
         maxTile: max,
-        animating: anim !== null,
-        seed: SEED
+        animating: anim !== null
       };
     }
   });

@@ -35,11 +35,11 @@
   var NUDGE = 40, PADDLE_SPEED = 600, AUTO_LAUNCH_MS = 3000, LIVES = 3;
   var MAX_ANGLE = Math.PI / 3;
   var K = window.hgKit, FONT = K.FONT;
+  var view = K.view(draw, '#10142b'), ctx = view.ctx, roundRect = view.roundRect, render = view.render;
   var ROW_COLORS = ['#e8484d', '#ef6f3a', '#f29a2e', '#f2c53a', '#8fd14f', '#3fc47a', '#35b8e6', '#3a6ee8'];
   var ROW_POINTS = [4, 4, 3, 3, 2, 2, 1, 1], SILVER_POINTS = 5;
 
-  var SEED = K.parseSeed(K.params().get('seed'));
-
+  var SEED = K.seed();
   var rng = K.mulberry32(SEED);
   var game = {
     bricks: [],        // BROWS rows of BCOLS hit counts (0 = gone)
@@ -221,35 +221,20 @@
     movePaddle(pointerX(e));
     render();
   });
-  window.addEventListener('pointerdown', function (e) {
-    if (e.pointerType === 'mouse' && e.button !== 0) return;
-    e.preventDefault();
+  view.onPress(function (p) {
     if (game.over) return;
-    movePaddle(pointerX(e));
+    movePaddle(p.x);
     launch();
     render();
-  }, { passive: false });
-  K.blockDefaults();
+  });
 
   // ---- drawing ----------------------------------------------------------
-  var view = K.view(render);
-  var ctx = view.ctx, roundRect = view.roundRect;
 
   function drawHeader() {
-    ctx.fillStyle = '#1d2450';
-    ctx.fillRect(0, 0, W, HEADER);
-    ctx.textBaseline = 'middle';
-    ctx.fillStyle = '#ffffff';
-    ctx.font = 'bold 26px ' + FONT;
-    ctx.textAlign = 'left';
-    ctx.fillText('BREAKOUT', 20, HEADER / 2 + 1);
-    ctx.textAlign = 'center';
-    ctx.font = 'bold 22px ' + FONT;
-    ctx.fillText('SCORE ' + game.score, 400, HEADER / 2 + 1);
-    ctx.font = 'bold 18px ' + FONT;
-    ctx.fillStyle = '#c9cff0';
-    ctx.textAlign = 'left';
-    ctx.fillText('LEVEL ' + game.level, 560, HEADER / 2 + 1);
+    view.shade('#1d2450', 0, 0, W, HEADER);
+    view.text('BREAKOUT', 20, HEADER / 2 + 1, 'bold 26px', '#ffffff', 'left', 'middle');
+    view.text('SCORE ' + game.score, 400, HEADER / 2 + 1, 'bold 22px', '#ffffff', 'center');
+    view.text('LEVEL ' + game.level, 560, HEADER / 2 + 1, 'bold 18px', '#c9cff0', 'left');
     for (var i = 0; i < LIVES; i++) {
       ctx.fillStyle = i < game.lives ? '#ffffff' : 'rgba(255,255,255,0.18)';
       ctx.beginPath();
@@ -311,16 +296,9 @@
   }
 
   function drawGameOver() {
-    ctx.fillStyle = 'rgba(5, 8, 25, 0.62)';
-    ctx.fillRect(0, 0, W, H);
-    view.card({ w: 380, h: 200, y: (H - 200) / 2,
-                title: ['Game over', '#1d2450', 42, 56],
-                score: ['Score: ' + game.score, 28, 110],
-                note: ['No balls left (level ' + game.level + ')', 156] });
+    view.card({ shade: ['rgba(5, 8, 25, 0.62)'], title: ['Game over', '#1d2450'], score: ['Score: ' + game.score],
+                note: ['No balls left (level ' + game.level + ')'] });
   }
-
-  // every picture goes through hgKit.paint: drawn at once, or once at the end of an env step
-  function render() { K.paint(draw); }
 
   function draw() {
     drawHeader();
@@ -333,11 +311,7 @@
   schedule();
 
   // ---- API for the env --------------------------------------------------
-  window.hybridgym = K.api('breakout', SEED, {
-    score: function () { return game.score; },
-    level: function () { return game.level; },
-    lives: function () { return game.lives; },
-    gameOver: function () { return game.over; },
+  window.hybridgym = K.api('breakout', SEED, game, {
     state: function () {
       var ball = game.ball;
       return {
@@ -361,8 +335,7 @@
         subMs: SUB_MS,
         substeps: SUBSTEPS,
         maxAngle: MAX_ANGLE,
-        autoLaunchInMs: ball.stuck && !game.over ? AUTO_LAUNCH_MS - game.stuckFrames * FRAME_MS : null,
-        seed: SEED
+        autoLaunchInMs: ball.stuck && !game.over ? AUTO_LAUNCH_MS - game.stuckFrames * FRAME_MS : null
       };
     }
   });

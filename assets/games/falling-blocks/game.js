@@ -25,12 +25,13 @@
   'use strict';
 
   var COLS = 10, ROWS = 20, CELL = 28;
-  var W = 800, H = 600;
+  var W = 800;
   var WX = (W - COLS * CELL) / 2, WY = 20;          // well origin: 260, 20
   var K = window.hgKit, FONT = K.FONT;
+  var view = K.view(draw, '#1b1f3b'), ctx = view.ctx, roundRect = view.roundRect, render = view.render;
   var LINE_POINTS = [0, 100, 300, 500, 800];
 
-  var SEED = K.parseSeed(K.params().get('seed'));
+  var SEED = K.seed();
 
   var KEYS = {
     ArrowUp: 'up', ArrowDown: 'down', ArrowLeft: 'left', ArrowRight: 'right', ' ': 'drop',
@@ -241,12 +242,8 @@
     else if (dy > 60 && dy > 2 * Math.abs(dx)) act('drop');
   });
   window.addEventListener('pointercancel', function () { drag = null; });
-  K.blockDefaults();
 
   // ---- drawing ------------------------------------------------------------
-  var view = K.view(render);
-  var ctx = view.ctx, roundRect = view.roundRect;
-
   function drawBlock(x, y, size, type) {
     ctx.fillStyle = COLORS[type];
     ctx.fillRect(x + 1, y + 1, size - 2, size - 2);
@@ -361,20 +358,12 @@
   }
 
   function drawGameOver() {
-    ctx.fillStyle = 'rgba(5, 8, 25, 0.62)';
-    ctx.fillRect(0, 0, W, H);
-    view.card({ w: 380, h: 200, y: (H - 200) / 2,
-                title: ['Game over', '#1b1f3b', 42, 56],
-                score: ['Score: ' + game.score, 28, 110],
-                note: ['The blocks reached the top (' + game.lines + ' lines)', 156] });
+    view.card({ shade: ['rgba(5, 8, 25, 0.62)'], title: ['Game over', '#1b1f3b'], score: ['Score: ' + game.score],
+                note: ['The blocks reached the top (' + game.lines + ' lines)'] });
   }
 
-  // every picture goes through hgKit.paint: drawn at once, or once at the end of an env step
-  function render() { K.paint(draw); }
-
   function draw() {
-    ctx.fillStyle = '#1b1f3b';
-    ctx.fillRect(0, 0, W, H);
+    view.clear();
     drawPanels();
     drawWell();
     if (game.over) drawGameOver();
@@ -385,15 +374,11 @@
   schedule();
 
   // ---- API for the env ----------------------------------------------------
-  window.hybridgym = K.api('falling-blocks', SEED, {
-    score: function () { return game.score; },
-    level: function () { return game.level; },
-    gameOver: function () { return game.over; },
+  window.hybridgym = K.api('falling-blocks', SEED, game, {
     state: function () {
       var p = game.piece;
       return {
-        cols: COLS,
-        rows: ROWS,
+        cols: COLS, rows: ROWS,
         board: game.board.map(function (row) {
           return row.map(function (v) { return v || '.'; }).join('');
         }),
@@ -407,8 +392,7 @@
         nextDropInMs: nextDropAt === Infinity ? null : Math.round(nextDropAt - performance.now()),
         timeMs: Math.round(performance.now() - t0),
         gameOver: game.over,
-        well: { x0: WX, y0: WY, cell: CELL },
-        seed: SEED
+        well: { x0: WX, y0: WY, cell: CELL }
       };
     }
   });

@@ -29,9 +29,9 @@
   var SPAWN_X = W + 40;
   var FRAME_MS = 20, SUB_MS = 10, SUBSTEPS = 2;
   var K = window.hgKit, FONT = K.FONT;
+  var view = K.view(draw, '#70c5ce'), ctx = view.ctx, render = view.render;
 
-  var SEED = K.parseSeed(K.params().get('seed'));
-
+  var SEED = K.seed();
   var rng = K.mulberry32(SEED);
   var game = {
     bird: { y: 260, vy: 0 },
@@ -115,16 +115,9 @@
     e.preventDefault();
     if (!e.repeat) flap();
   }, true);
-  window.addEventListener('pointerdown', function (e) {
-    if (e.pointerType === 'mouse' && e.button !== 0) return;
-    e.preventDefault();
-    flap();
-  }, { passive: false });
-  K.blockDefaults();
+  view.onPress(flap);
 
   // ---- drawing ----------------------------------------------------------
-  var view = K.view(render);
-  var ctx = view.ctx, roundRect = view.roundRect;
 
   var CLOUDS = [[90, 110, 1], [330, 70, 0.8], [560, 130, 1.1], [760, 60, 0.7]];
 
@@ -268,16 +261,10 @@
   }
 
   function drawGameOver() {
-    ctx.fillStyle = 'rgba(20, 30, 40, 0.45)';
-    ctx.fillRect(0, 0, W, H);
-    view.card({ w: 380, h: 200, y: (H - 200) / 2, bg: '#fdf6d8', border: '#543847',
-                title: ['Game over', '#e06b2e', 42, 56],
-                score: ['Score: ' + game.score, 28, 110],
-                note: [game.cause === 'ground' ? 'The bird hit the ground' : 'The bird hit a pipe', 156] });
+    view.card({ shade: ['rgba(20, 30, 40, 0.45)'], bg: '#fdf6d8', border: '#543847',
+                title: ['Game over', '#e06b2e'], score: ['Score: ' + game.score],
+                note: [game.cause === 'ground' ? 'The bird hit the ground' : 'The bird hit a pipe'] });
   }
-
-  // every picture goes through hgKit.paint: drawn at once, or once at the end of an env step
-  function render() { K.paint(draw); }
 
   function draw() {
     drawSky();
@@ -296,9 +283,7 @@
   schedule();
 
   // ---- API for the env --------------------------------------------------
-  window.hybridgym = K.api('flappy', SEED, {
-    score: function () { return game.score; },
-    gameOver: function () { return game.over; },
+  window.hybridgym = K.api('flappy', SEED, game, {
     state: function () {
       return {
         bird: { x: BIRD_X, y: game.bird.y, vy: game.bird.vy, r: R },
@@ -321,8 +306,7 @@
         gap: GAP,
         spawnX: SPAWN_X,
         frameMs: FRAME_MS,
-        subMs: SUB_MS,
-        seed: SEED
+        subMs: SUB_MS
       };
     }
   });

@@ -16,23 +16,17 @@
   'use strict';
 
   var N = 5, TILE = 84, GAP = 10, PITCH = TILE + GAP;
-  var W = 800, H = 600, HEADER = 72;
+  var W = 800;
   var BOARD = N * PITCH + GAP;                     // 480
   var BX = (W - BOARD) / 2, BY = 86;               // board: 160..640 x 86..566
   var BANNER_MS = 1500;
-  var K = window.hgKit, FONT = K.FONT;
+  var K = window.hgKit;
+  var view = K.view(draw, '#17132a'), ctx = view.ctx, roundRect = view.roundRect, render = view.render;
 
-  var SEED = K.parseSeed(K.params().get('seed'));
-
+  var SEED = K.seed();
   var rng = K.mulberry32(SEED);
-  var game = {
-    lights: null,      // per cell (row-major): 1 on, 0 off
-    puzzle: 0,         // puzzles started (the current one is number `puzzle`)
-    solved: 0,
-    moves: 0,          // clicks on the current puzzle
-    totalMoves: 0,
-    bannerUntil: -1
-  };
+  var game = { lights: null };   // per cell (row-major): 1 on, 0 off; the run of puzzles adds its fields
+  var run = K.puzzles(game, newPuzzle, BANNER_MS, render);
 
   function toggle(lights, idx) {
     var r = Math.floor(idx / N), c = idx % N;
@@ -49,8 +43,7 @@
   }
 
   function newPuzzle() {
-    game.puzzle++;
-    var presses = Math.min(13, 3 + 2 * game.puzzle), lights;
+    var presses = Math.min(13, 3 + 2 * game.level), lights;
     do {
       lights = [];
       var cells = [];
@@ -62,50 +55,25 @@
       }
     } while (allOff(lights));
     game.lights = lights;
-    game.moves = 0;
   }
 
-  var showBanner = K.banner(game, BANNER_MS, render);
   function press(idx) {
     toggle(game.lights, idx);
-    game.moves++;
-    game.totalMoves++;
-    if (allOff(game.lights)) {
-      game.solved++;
-      newPuzzle();
-      showBanner();
-    }
+    run.moved(allOff(game.lights));
   }
 
   // ---- input ------------------------------------------------------------
-  var view = K.view(render);
-  var canvas = view.canvas, ctx = view.ctx, roundRect = view.roundRect;
-
-  function toLogical(e) { return view.toLogical(e); }
-
-  window.addEventListener('pointerdown', function (e) {
-    if (e.pointerType === 'mouse' && e.button !== 0) return;
-    e.preventDefault();
-    var p = toLogical(e);
-    // each light owns its tile plus half the gap around it
-    var c = Math.floor((p.x - BX - GAP / 2) / PITCH), r = Math.floor((p.y - BY - GAP / 2) / PITCH);
-    if (c < 0 || r < 0 || c >= N || r >= N) return;
-    press(r * N + c);
+  // each light owns its tile plus half the gap around it
+  view.onPress(function (p) {
+    var cell = K.cellAt(p, BX + GAP / 2, BY + GAP / 2, PITCH, PITCH, N, N);
+    if (!cell) return;
+    press(cell[0] * N + cell[1]);
     render();
-  }, { passive: false });
-  K.blockDefaults();
+  });
 
   // ---- drawing ----------------------------------------------------------
 
   var drawBox = K.boxDrawer(view, { bg: '#3a3160', fg: '#b9b0e0', y: 12, h: 50, labelY: 25, valueY: 48 });
-
-  function drawHeader() {
-    view.titleBar('#0e0b1c', HEADER, 'LIGHTS OUT', 'Click a light: it and its neighbours flip. Turn all off.',
-                  K.bannerOn(game) ? 'Solved! Here is the next puzzle.' : null);
-    drawBox('PUZZLE', game.puzzle, W - 24 - 3 * 96 - 20, 96);
-    drawBox('MOVES', game.moves, W - 24 - 2 * 96 - 10, 96);
-    drawBox('SCORE', game.solved, W - 24 - 96, 96);
-  }
 
   function drawBoard() {
     ctx.fillStyle = '#221c3d';
@@ -130,26 +98,18 @@
     }
   }
 
-  // every picture goes through hgKit.paint: drawn at once, or once at the end of an env step
-  function render() { K.paint(draw); }
-
   function draw() {
-    ctx.fillStyle = '#17132a';
-    ctx.fillRect(0, 0, W, H);
-    drawHeader();
+    view.clear();
+    run.header(view, drawBox, '#0e0b1c', 'LIGHTS OUT', 'Click a light: it and its neighbours flip. Turn all off.');
     drawBoard();
   }
 
-  newPuzzle();
+  run.next();
   view.start();
 
   // ---- API for the env --------------------------------------------------
-  window.hybridgym = K.api('lights-out', SEED, {
-    score: function () { return game.solved; },
-    level: function () { return game.puzzle; },
-    gameOver: function () { return false; },
+  window.hybridgym = K.api('lights-out', SEED, game, {
     state: function () {
-      var rect = canvas.getBoundingClientRect(), sx = rect.width / W, sy = rect.height / H;
       var rows = [], on = 0;
       for (var r = 0; r < N; r++) {
         rows.push(game.lights.slice(r * N, (r + 1) * N).join(''));
@@ -159,14 +119,12 @@
         size: N,
         lights: rows,          // one string a row, '1' on, '0' off
         lightsOn: on,
-        puzzle: game.puzzle,
+        puzzle: game.level,
         moves: game.moves,
         totalMoves: game.totalMoves,
-        score: game.solved,
+        score: game.score,
         gameOver: false,
-        grid: { x0: rect.left + (BX + GAP / 2) * sx, y0: rect.top + (BY + GAP / 2) * sy, cols: N, rows: N,
-                cell_w: PITCH * sx, cell_h: PITCH * sy },
-        seed: SEED
+        grid: view.pageGrid(BX + GAP / 2, BY + GAP / 2, N, N, PITCH, PITCH)
       };
     }
   });

@@ -22,16 +22,16 @@
   'use strict';
 
   var N = 8, COLORS = 6, MOVES = 30;
-  var W = 800, H = 600;
+  var W = 800;
   var CELL = 64, BX = (W - N * CELL) / 2, BY = 76;           // board: 144..656, 76..588
   var ANIM_MS = 90, FLASH_MS = 400, FRAME_MS = 16;
   var K = window.hgKit, FONT = K.FONT;
+  var view = K.view(draw, '#2b2250'), ctx = view.ctx, roundRect = view.roundRect, render = view.render;
   var NAMES = ['red', 'orange', 'yellow', 'green', 'blue', 'purple'];
   var FILL = ['#e8403a', '#f28a1e', '#f5d023', '#3dbb4f', '#2f86e8', '#a052dc'];
   var DARK = ['#a3211c', '#b35d07', '#b99300', '#1f7d2f', '#17569f', '#6a2a9c'];
 
-  var SEED = K.parseSeed(K.params().get('seed'));
-
+  var SEED = K.seed();
   var rng = K.mulberry32(SEED);
   function randColor() { return Math.floor(rng() * COLORS); }
 
@@ -42,7 +42,6 @@
   };
   var anim = null;             // {start, fresh: {r*N+c: true}}: the cells with a new gem
   var flash = null;            // {start, cells: [[r,c],[r,c]]}: a swap that made no match
-  var animTimer = null;
 
   // ---- rules ------------------------------------------------------------
   function copy(b) { return b.map(function (row) { return row.slice(); }); }
@@ -112,7 +111,7 @@
     if (!findMatches(b).count) {
       game.invalid++;
       flash = { start: performance.now(), cells: [a, z] };
-      startFrames();
+      frames.restart();
       return;
     }
     var before = game.board, gain = 0, cascades = 0;
@@ -143,18 +142,11 @@
     if (game.movesLeft <= 0) game.over = true;
     anim = { start: performance.now(), fresh: fresh };
     flash = null;
-    startFrames();
+    frames.restart();
   }
 
-  function startFrames() {
-    if (animTimer !== null) clearTimeout(animTimer);
-    animTimer = null;
-    frame();
-  }
-
-  function frame() {
-    animTimer = null;
-    var now = performance.now(), left = 0;
+  var frames = K.frames(FRAME_MS, function (now) {
+    var left = 0;
     if (anim) {
       if (now - anim.start >= ANIM_MS) anim = null;
       else left = Math.max(left, anim.start + ANIM_MS - now);
@@ -163,20 +155,12 @@
       if (now - flash.start >= FLASH_MS) flash = null;
       else left = Math.max(left, flash.start + FLASH_MS - now);
     }
-    if (left > 0) animTimer = setTimeout(frame, Math.min(FRAME_MS, left));
-    render();
-  }
+    return left;
+  }, render);
 
   // ---- input ------------------------------------------------------------
-  var view = K.view(render);
-  var ctx = view.ctx, roundRect = view.roundRect;
-
   function toGame(e) { return view.toLogical(e); }
-  function cellAt(p) {
-    var c = Math.floor((p.x - BX) / CELL), r = Math.floor((p.y - BY) / CELL);
-    if (r < 0 || c < 0 || r >= N || c >= N) return null;
-    return [r, c];
-  }
+  function cellAt(p) { return K.cellAt(p, BX, BY, CELL, CELL, N, N); }
 
   var drag = null;   // {id, cell, x, y, wasSelected}
   window.addEventListener('pointerdown', function (e) {
@@ -212,7 +196,6 @@
   window.addEventListener('keydown', function (e) {
     if (e.key === 'Escape') { game.selected = null; render(); }
   });
-  K.blockDefaults();
 
   // ---- drawing ----------------------------------------------------------
 
@@ -264,14 +247,8 @@
   var drawBox = K.boxDrawer(view, { bg: '#41357a', fg: '#c9bdf5', y: 10, h: 56, labelY: 24, valueY: 48 });
 
   function drawHeader() {
-    ctx.textBaseline = 'middle';
-    ctx.textAlign = 'left';
-    ctx.fillStyle = '#ffffff';
-    ctx.font = 'bold 34px ' + FONT;
-    ctx.fillText('MATCH-3', BX, 32);
-    ctx.font = '14px ' + FONT;
-    ctx.fillStyle = 'rgba(255,255,255,0.75)';
-    ctx.fillText('Line up 3 or more', BX, 58);
+    view.text('MATCH-3', BX, 32, 'bold 34px', '#ffffff', 'left', 'middle');
+    view.text('Line up 3 or more', BX, 58, '14px', 'rgba(255,255,255,0.75)');
     drawBox('MOVES', game.movesLeft, BX + N * CELL - 250, 100);
     drawBox('SCORE', game.score, BX + N * CELL - 140, 140);
     // the last move's points, until the next move
@@ -329,21 +306,13 @@
   }
 
   function drawGameOver() {
-    ctx.fillStyle = 'rgba(18, 12, 40, 0.72)';
-    roundRect(BX - 8, BY - 8, N * CELL + 16, N * CELL + 16, 12);
-    view.card({ w: 380, h: 200, y: BY + (N * CELL - 200) / 2,
-                title: ['Game over', '#3b2f7a', 42, 58],
-                score: ['Score: ' + game.score, 28, 112],
-                note: ['No moves left', 158] });
+    view.card({ shade: ['rgba(18, 12, 40, 0.72)', BX - 8, BY - 8, N * CELL + 16, N * CELL + 16, 12],
+                y: BY + (N * CELL - 200) / 2, title: ['Game over', '#3b2f7a', 42, 58],
+                score: ['Score: ' + game.score, 28, 112], note: ['No moves left', 158] });
   }
 
-  // every picture goes through hgKit.paint: drawn at once, or once at the end of an env step
-  function render() { K.paint(draw); }
-
-  function draw() {
-    var now = performance.now();
-    ctx.fillStyle = '#2b2250';
-    ctx.fillRect(0, 0, W, H);
+  function draw(now) {
+    view.clear();
     drawHeader();
     drawBoard(now);
     if (game.over && !anim) drawGameOver();
@@ -354,15 +323,12 @@
   view.start();
 
   // ---- API for the env --------------------------------------------------
-  window.hybridgym = K.api('match-3', SEED, {
-    score: function () { return game.score; },
-    gameOver: function () { return game.over; },
+  window.hybridgym = K.api('match-3', SEED, game, {
     state: function () {
       return {
         board: copy(game.board),           // rows of colour indices 0..5
         colors: NAMES.slice(),
-        rows: N,
-        cols: N,
+        rows: N, cols: N,
         grid: { x0: BX, y0: BY, cols: N, rows: N, cell_w: CELL, cell_h: CELL },
         selected: game.selected ? game.selected.slice() : null,
         score: game.score,
@@ -374,8 +340,7 @@
         invalidSwaps: game.invalid,
         shuffles: game.shuffles,
         gameOver: game.over,
-        animating: anim !== null || flash !== null,
-        seed: SEED
+        animating: anim !== null || flash !== null
       };
     }
   });

@@ -19,17 +19,17 @@
   'use strict';
 
   var COLS = 15, ROWS = 11, CELL = 44;
-  var W = 800, H = 600, HEADER = 72;
+  var W = 800, HEADER = 72;
   var GX = (W - COLS * CELL) / 2, GY = 94;          // maze: 70..730 x 94..578
   var MOVE_BUDGET = 400, BANNER_MS = 1500;
   var UP = 1, RIGHT = 2, DOWN = 4, LEFT = 8;
   var K = window.hgKit, FONT = K.FONT;
+  var view = K.view(draw, '#1b2238'), ctx = view.ctx, roundRect = view.roundRect, render = view.render;
 
   var DIRS = { up: [0, -1, UP], down: [0, 1, DOWN], left: [-1, 0, LEFT], right: [1, 0, RIGHT] };
   var OPPOSITE = {}; OPPOSITE[UP] = DOWN; OPPOSITE[DOWN] = UP; OPPOSITE[LEFT] = RIGHT; OPPOSITE[RIGHT] = LEFT;
 
-  var SEED = K.parseSeed(K.params().get('seed'));
-
+  var SEED = K.seed();
   var rng = K.mulberry32(SEED);
   var game = {
     open: null,        // per cell (row-major): bitmask of open sides
@@ -93,9 +93,6 @@
     render();
   });
 
-  var view = K.view(render);
-  var canvas = view.canvas, ctx = view.ctx, roundRect = view.roundRect;
-
   view.onSwipe(function (dx, dy, p) {
     if (Math.max(Math.abs(dx), Math.abs(dy)) < 24) {
       // a tap: step towards it from the player
@@ -106,7 +103,6 @@
     move(K.dirOf(dx, dy));
     render();
   });
-  K.blockDefaults();
 
   // ---- drawing ----------------------------------------------------------
 
@@ -115,8 +111,7 @@
   function drawHeader() {
     view.titleBar('#121829', HEADER, 'MAZE', 'Arrows: walk to the green exit',
                   K.bannerOn(game) ? 'Maze complete! Here is the next one.' : null);
-    drawBox('MOVES LEFT', MOVE_BUDGET - game.moves, W - 24 - 2 * 120 - 10, 120);
-    drawBox('SCORE', game.mazes, W - 24 - 120, 120);
+    drawBox.row([['MOVES LEFT', MOVE_BUDGET - game.moves], ['SCORE', game.mazes]], 120, 10);
   }
 
   function drawMaze() {
@@ -158,19 +153,13 @@
   }
 
   function drawGameOver() {
-    ctx.fillStyle = 'rgba(10, 14, 30, 0.55)';
-    ctx.fillRect(GX, GY, COLS * CELL, ROWS * CELL);
-    view.card({ w: 360, h: 170, y: GY + (ROWS * CELL - 170) / 2,
-                title: ['Out of moves', '#1b2238', 40, 56],
-                score: ['Mazes completed: ' + game.mazes, 24, 116] });
+    view.card({ shade: ['rgba(10, 14, 30, 0.55)', GX, GY, COLS * CELL, ROWS * CELL],
+                w: 360, h: 170, y: GY + (ROWS * CELL - 170) / 2,
+                title: ['Out of moves', '#1b2238', 40, 56], score: ['Mazes completed: ' + game.mazes, 24, 116] });
   }
 
-  // every picture goes through hgKit.paint: drawn at once, or once at the end of an env step
-  function render() { K.paint(draw); }
-
   function draw() {
-    ctx.fillStyle = '#1b2238';
-    ctx.fillRect(0, 0, W, H);
+    view.clear();
     drawHeader();
     drawMaze();
     if (game.over) drawGameOver();
@@ -180,17 +169,14 @@
   view.start();
 
   // ---- API for the env --------------------------------------------------
-  window.hybridgym = K.api('maze', SEED, {
+  window.hybridgym = K.api('maze', SEED, game, {
     score: function () { return game.mazes; },
     level: function () { return game.mazes + 1; },
-    gameOver: function () { return game.over; },
     state: function () {
-      var rect = canvas.getBoundingClientRect(), sx = rect.width / W, sy = rect.height / H;
       var open = [];
       for (var r = 0; r < ROWS; r++) open.push(game.open.slice(r * COLS, (r + 1) * COLS));
       return {
-        cols: COLS,
-        rows: ROWS,
+        cols: COLS, rows: ROWS,
         open: open,            // open[row][col]: bitmask of open sides, 1 up, 2 right, 4 down, 8 left
         player: game.player.slice(),
         exit: game.exit.slice(),
@@ -200,9 +186,7 @@
         movesLeft: MOVE_BUDGET - game.moves,
         score: game.mazes,
         gameOver: game.over,
-        grid: { x0: rect.left + GX * sx, y0: rect.top + GY * sy, cols: COLS, rows: ROWS,
-                cell_w: CELL * sx, cell_h: CELL * sy },
-        seed: SEED
+        grid: view.pageGrid(GX, GY, COLS, ROWS, CELL, CELL)
       };
     }
   });

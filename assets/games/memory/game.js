@@ -20,16 +20,16 @@
   'use strict';
 
   var COLS = 4, ROWS = 4, PAIRS = COLS * ROWS / 2;
-  var W = 800, H = 600;
+  var W = 800;
   var CARD = 110, GAP = 14, PITCH = CARD + GAP;
   var BW = COLS * PITCH - GAP, BX = (W - BW) / 2, BY = 90;   // cards: 159..641, 90..572
   var MISS_MS = 1000, FLIP_MS = 120, FRAME_MS = 16;
   var K = window.hgKit, FONT = K.FONT;
+  var view = K.view(draw, '#1f3b4d'), ctx = view.ctx, roundRect = view.roundRect, render = view.render;
   var SYMBOLS = ['circle', 'square', 'triangle', 'star', 'heart', 'diamond', 'moon', 'cross'];
   var COLOURS = ['#e5483b', '#2f86e8', '#2fb55a', '#f2b400', '#e0409a', '#8a4fe0', '#1fb3b3', '#f07a1a'];
 
-  var SEED = K.parseSeed(K.params().get('seed'));
-
+  var SEED = K.seed();
   var rng = K.mulberry32(SEED);
   // faces[i]: the symbol of card i (row-major); shuffled by Fisher-Yates
   var faces = [];
@@ -48,7 +48,6 @@
   };
   var missTimer = null;
   var flips = {};      // card index -> start time of its flip animation
-  var animTimer = null;
 
   function turnBack() {
     if (missTimer !== null) clearTimeout(missTimer);
@@ -64,7 +63,7 @@
   function clickCard(i) {
     if (game.over || i < 0 || i >= faces.length) return;
     if (game.open.length === 2) turnBack();           // a miss on show: turn it back now
-    if (game.status[i] !== 'down') { startFrames(); return; }
+    if (game.status[i] !== 'down') { frames.restart(); return; }
     game.status[i] = 'up';
     game.seen[i] = true;
     game.flips++;
@@ -80,49 +79,30 @@
         if (game.pairs === PAIRS) game.over = true;
       } else {
         game.misses++;
-        missTimer = setTimeout(function () { missTimer = null; turnBack(); startFrames(); }, MISS_MS);
+        missTimer = setTimeout(function () { missTimer = null; turnBack(); frames.restart(); }, MISS_MS);
       }
     }
-    startFrames();
+    frames.restart();
   }
 
-  function startFrames() {
-    if (animTimer !== null) clearTimeout(animTimer);
-    animTimer = null;
-    frame();
-  }
-
-  function frame() {
-    animTimer = null;
-    var now = performance.now(), left = 0;
+  var frames = K.frames(FRAME_MS, function (now) {
+    var left = 0;
     for (var k in flips) {
       var rest = flips[k] + FLIP_MS - now;
       if (rest <= 0) delete flips[k];
       else left = Math.max(left, rest);
     }
-    if (left > 0) animTimer = setTimeout(frame, Math.min(FRAME_MS, left));
-    render();
-  }
+    return left;
+  }, render);
 
   // ---- input ------------------------------------------------------------
-  var view = K.view(render);
-  var ctx = view.ctx, roundRect = view.roundRect;
-
-  function cardAt(e) {
-    var p = view.toLogical(e), x = p.x - BX, y = p.y - BY;
+  view.onPress(function (p) {
+    var x = p.x - BX, y = p.y - BY;
     var c = Math.floor(x / PITCH), r = Math.floor(y / PITCH);
-    if (c < 0 || r < 0 || c >= COLS || r >= ROWS) return -1;
-    if (x - c * PITCH > CARD || y - r * PITCH > CARD) return -1;   // in a gap
-    return r * COLS + c;
-  }
-
-  window.addEventListener('pointerdown', function (e) {
-    if (e.pointerType === 'mouse' && e.button !== 0) return;
-    e.preventDefault();
-    var i = cardAt(e);
-    if (i >= 0) clickCard(i);
-  }, { passive: false });
-  K.blockDefaults();
+    if (c < 0 || r < 0 || c >= COLS || r >= ROWS) return;
+    if (x - c * PITCH > CARD || y - r * PITCH > CARD) return;   // in a gap
+    clickCard(r * COLS + c);
+  });
 
   // ---- drawing ----------------------------------------------------------
 
@@ -213,49 +193,33 @@
   var drawBox = K.boxDrawer(view, { bg: '#2d5673', fg: '#a9cbe3', y: 14, h: 58, labelY: 29, valueY: 53 });
 
   function drawHeader() {
-    ctx.textBaseline = 'middle';
-    ctx.textAlign = 'left';
-    ctx.fillStyle = '#ffffff';
-    ctx.font = 'bold 34px ' + FONT;
-    ctx.fillText('MEMORY', BX, 36);
-    ctx.font = '14px ' + FONT;
-    ctx.fillStyle = 'rgba(255,255,255,0.75)';
-    ctx.fillText('Turn two cards: find the pairs', BX, 64);
+    view.text('MEMORY', BX, 36, 'bold 34px', '#ffffff', 'left', 'middle');
+    view.text('Turn two cards: find the pairs', BX, 64, '14px', 'rgba(255,255,255,0.75)');
     drawBox('TURNS', game.turns, BX + BW - 230, 100);
     drawBox('PAIRS', game.pairs + ' / ' + PAIRS, BX + BW - 120, 120);
   }
 
   function drawGameOver() {
-    ctx.fillStyle = 'rgba(15, 35, 50, 0.6)';
-    ctx.fillRect(0, 0, W, H);
-    view.card({ w: 380, h: 200, y: BY + (ROWS * PITCH - 200) / 2,
-                title: ['All pairs found!', '#1f3b4d', 40, 60],
-                score: ['Score: ' + game.pairs, 26, 114],
+    view.card({ shade: ['rgba(15, 35, 50, 0.6)'], y: BY + (ROWS * PITCH - 200) / 2,
+                title: ['All pairs found!', '#1f3b4d', 40, 60], score: ['Score: ' + game.pairs, 26, 114],
                 note: ['in ' + game.turns + ' turns', 158] });
   }
 
-  // every picture goes through hgKit.paint: drawn at once, or once at the end of an env step
-  function render() { K.paint(draw); }
-
-  function draw() {
-    var now = performance.now();
-    ctx.fillStyle = '#1f3b4d';
-    ctx.fillRect(0, 0, W, H);
+  function draw(now) {
+    view.clear();
     drawHeader();
     for (var k = 0; k < faces.length; k++) drawCard(k, now);
-    if (game.over && animTimer === null) drawGameOver();
+    if (game.over && !frames.running()) drawGameOver();
   }
 
   view.start();
 
   // ---- API for the env --------------------------------------------------
-  window.hybridgym = K.api('memory', SEED, {
+  window.hybridgym = K.api('memory', SEED, game, {
     score: function () { return game.pairs; },
-    gameOver: function () { return game.over; },
     state: function () {
       return {
-        rows: ROWS,
-        cols: COLS,
+        rows: ROWS, cols: COLS,
         grid: { x0: BX - GAP / 2, y0: BY - GAP / 2, cols: COLS, rows: ROWS, cell_w: PITCH, cell_h: PITCH },
         symbols: SYMBOLS.slice(),
         // one entry per card, row-major; face: symbol index if up or seen before, else null
@@ -276,8 +240,7 @@
         misses: game.misses,
         flips: game.flips,
         gameOver: game.over,
-        animating: animTimer !== null,
-        seed: SEED
+        animating: frames.running()
       };
     }
   });

@@ -19,20 +19,19 @@
   'use strict';
 
   var N = 5;
-  var W = 800, H = 600;
+  var W = 800;
   var CELL = 96, TILE = 88, BX = (W - N * CELL) / 2, BY = 104;   // board: 160..640, 104..584
   var ANIM_MS = 90, FRAME_MS = 16;
   var K = window.hgKit, FONT = K.FONT;
+  var view = K.view(draw, '#f4efe6'), ctx = view.ctx, roundRect = view.roundRect, render = view.render;
   var TILE_BG = ['#cdc1b4', '#7ec8e3', '#6fbf73', '#f2b179', '#f59563', '#f67c5f', '#f65e3b',
                  '#edcf72', '#edcc61', '#c98ee8', '#a66bd6', '#7d4fc4', '#5a3aa8'];
 
-  var SEED = K.parseSeed(K.params().get('seed'));
-
+  var SEED = K.seed();
   var rng = K.mulberry32(SEED);
   // The board holds exponents: 1 = 2, 2 = 4, 3 = 8, ...
   var game = { board: [], score: 0, merges: 0, best: 0, over: false, selected: null };
   var anim = null;       // {start, merged: [r, c], fall: {r*N+c: rows fallen}}
-  var animTimer = null;
 
   function maxExp(b) {
     var m = 0;
@@ -79,32 +78,18 @@
     fall[c] = 1;
     game.over = !canMerge(b);
     anim = { start: performance.now(), merged: mergedAt, fall: fall };
-    if (animTimer !== null) clearTimeout(animTimer);
-    animTimer = null;
-    frame();
+    frames.restart();
     return true;
   }
 
-  function frame() {
-    animTimer = null;
-    if (anim) {
-      var left = ANIM_MS - (performance.now() - anim.start);
-      if (left <= 0) anim = null;
-      else animTimer = setTimeout(frame, Math.min(FRAME_MS, left));
-    }
-    render();
-  }
+  var frames = K.frames(FRAME_MS, function (now) {
+    var left = anim ? ANIM_MS - (now - anim.start) : 0;
+    if (left <= 0) anim = null;
+    return left;
+  }, render);
 
   // ---- input ------------------------------------------------------------
-  var view = K.view(render);
-  var ctx = view.ctx, roundRect = view.roundRect;
-
-  function cellAt(e) {
-    var p = view.toLogical(e), x = p.x, y = p.y;
-    var c = Math.floor((x - BX) / CELL), r = Math.floor((y - BY) / CELL);
-    if (r < 0 || c < 0 || r >= N || c >= N) return null;
-    return [r, c];
-  }
+  function cellAt(e) { return K.cellAt(view.toLogical(e), BX, BY, CELL, CELL, N, N); }
   function same(a, z) { return !!a && !!z && a[0] === z[0] && a[1] === z[1]; }
 
   var press = null;   // {id, cell, wasSelected}
@@ -138,7 +123,6 @@
   window.addEventListener('keydown', function (e) {
     if (e.key === 'Escape') { game.selected = null; render(); }
   });
-  K.blockDefaults();
 
   // ---- drawing ----------------------------------------------------------
 
@@ -158,13 +142,8 @@
   var drawBox = K.boxDrawer(view, { bg: '#bbada0', fg: '#f4efe6', y: 22, h: 60, labelY: 37, valueY: 62 });
 
   function drawHeader() {
-    ctx.textBaseline = 'middle';
-    ctx.textAlign = 'left';
-    ctx.fillStyle = '#776e65';
-    ctx.font = 'bold 40px ' + FONT;
-    ctx.fillText('MERGE', BX, 44);
-    ctx.font = '14px ' + FONT;
-    ctx.fillText('Join equal neighbours', BX, 78);
+    view.text('MERGE', BX, 44, 'bold 40px', '#776e65', 'left', 'middle');
+    view.text('Join equal neighbours', BX, 78, '14px');
     drawBox('MERGES', game.merges, BX + N * CELL - 230, 100);
     drawBox('SCORE', game.score, BX + N * CELL - 120, 120);
   }
@@ -206,26 +185,14 @@
   }
 
   function drawGameOver() {
-    ctx.fillStyle = 'rgba(238, 228, 218, 0.86)';
-    roundRect(BX - 6, BY - 6, N * CELL + 12, N * CELL + 12, 12);
-    ctx.textAlign = 'center';
-    ctx.textBaseline = 'middle';
-    ctx.fillStyle = '#776e65';
-    ctx.font = 'bold 52px ' + FONT;
-    ctx.fillText('Game over!', W / 2, BY + N * CELL / 2 - 40);
-    ctx.font = 'bold 28px ' + FONT;
-    ctx.fillText('Score: ' + game.score, W / 2, BY + N * CELL / 2 + 22);
-    ctx.font = '16px ' + FONT;
-    ctx.fillText('No two neighbours are equal', W / 2, BY + N * CELL / 2 + 66);
+    view.shade('rgba(238, 228, 218, 0.86)', BX - 6, BY - 6, N * CELL + 12, N * CELL + 12, 12);
+    view.text('Game over!', W / 2, BY + N * CELL / 2 - 40, 'bold 52px', '#776e65', 'center', 'middle');
+    view.text('Score: ' + game.score, W / 2, BY + N * CELL / 2 + 22, 'bold 28px');
+    view.text('No two neighbours are equal', W / 2, BY + N * CELL / 2 + 66, '16px');
   }
 
-  // every picture goes through hgKit.paint: drawn at once, or once at the end of an env step
-  function render() { K.paint(draw); }
-
-  function draw() {
-    var now = performance.now();
-    ctx.fillStyle = '#f4efe6';
-    ctx.fillRect(0, 0, W, H);
+  function draw(now) {
+    view.clear();
     drawHeader();
     drawBoard(now);
     if (game.over && !anim) drawGameOver();
@@ -255,22 +222,18 @@
   view.start();
 
   // ---- API for the env --------------------------------------------------
-  window.hybridgym = K.api('merge', SEED, {
-    score: function () { return game.score; },
-    gameOver: function () { return game.over; },
+  window.hybridgym = K.api('merge', SEED, game, {
     state: function () {
       return {
         board: game.board.map(function (row) { return row.map(function (e) { return Math.pow(2, e); }); }),
-        rows: N,
-        cols: N,
+        rows: N, cols: N,
         grid: { x0: BX, y0: BY, cols: N, rows: N, cell_w: CELL, cell_h: CELL },
         selected: game.selected ? game.selected.slice() : null,
         score: game.score,
         merges: game.merges,
         maxTile: Math.pow(2, game.best),
         gameOver: game.over,
-        animating: anim !== null,
-        seed: SEED
+        animating: anim !== null
       };
     }
   });

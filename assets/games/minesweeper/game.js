@@ -20,14 +20,14 @@
   'use strict';
 
   var COLS = 9, ROWS = 9, MINES = 10, CELL = 50;
-  var W = 800, H = 600, HEADER = 72;
+  var W = 800, HEADER = 72;
   var GX = (W - COLS * CELL) / 2, GY = 86;                 // field: 175..625 x 86..536
   var BTN = { x: W / 2 - 100, y: 548, w: 200, h: 40 };     // flag mode toggle
   var K = window.hgKit, FONT = K.FONT;
+  var view = K.view(draw, '#dfe6ee'), ctx = view.ctx, roundRect = view.roundRect, render = view.render;
   var NUM_COLORS = ['', '#1e63d6', '#2e8b2e', '#d32f2f', '#283593', '#8d1c1c', '#00838f', '#222222', '#757575'];
 
-  var SEED = K.parseSeed(K.params().get('seed'));
-
+  var SEED = K.seed();
   var rng = K.mulberry32(SEED);
   // The seeded order in which cells are tried for mines (Fisher-Yates).
   var order = [];
@@ -138,26 +138,16 @@
   }
 
   // ---- input ------------------------------------------------------------
-  var view = K.view(render);
-  var canvas = view.canvas, ctx = view.ctx, roundRect = view.roundRect;
-
-  function toLogical(e) { return view.toLogical(e); }
-
-  window.addEventListener('pointerdown', function (e) {
-    var button = e.pointerType === 'mouse' ? e.button : 0;
-    if (button !== 0 && button !== 2) return;
-    e.preventDefault();
-    var p = toLogical(e);
+  view.onPress(function (p, button) {
     if (button === 0 && p.x >= BTN.x && p.x < BTN.x + BTN.w && p.y >= BTN.y && p.y < BTN.y + BTN.h) {
       if (!game.over) { game.flagMode = !game.flagMode; render(); }
       return;
     }
-    var c = Math.floor((p.x - GX) / CELL), r = Math.floor((p.y - GY) / CELL);
-    if (c < 0 || r < 0 || c >= COLS || r >= ROWS) return;
-    clickCell(r * COLS + c, button === 2 || game.flagMode);
+    var cell = K.cellAt(p, GX, GY, CELL, CELL, COLS, ROWS);
+    if (!cell) return;
+    clickCell(cell[0] * COLS + cell[1], button === 2 || game.flagMode);
     render();
-  }, { passive: false });
-  K.blockDefaults();
+  }, true);
 
   // ---- drawing ----------------------------------------------------------
 
@@ -166,8 +156,7 @@
   function drawHeader() {
     view.titleBar('#34495e', HEADER, 'MINESWEEPER', 'Click: reveal  \u00b7  Right click: flag', null,
                   'rgba(255,255,255,0.8)');
-    drawBox('MINES LEFT', MINES - game.flags, W - 24 - 110 - 12 - 110, 110);
-    drawBox('SCORE', game.revealedCount, W - 24 - 110, 110);
+    drawBox.row([['MINES LEFT', MINES - game.flags], ['SCORE', game.revealedCount]], 110, 12);
   }
 
   function drawFlag(x, y, s) {
@@ -263,27 +252,14 @@
   }
 
   function drawGameOver() {
-    ctx.fillStyle = 'rgba(30, 40, 55, 0.35)';
-    ctx.fillRect(GX, GY, COLS * CELL, ROWS * CELL);
-    var pw = 400, ph = 150, px = (W - pw) / 2, py = GY + (ROWS * CELL - ph) / 2;
-    ctx.fillStyle = 'rgba(255,255,255,0.95)';
-    roundRect(px, py, pw, ph, 16);
-    ctx.textAlign = 'center';
-    ctx.textBaseline = 'middle';
-    ctx.fillStyle = game.won ? '#2e7d32' : '#c62828';
-    ctx.font = 'bold 36px ' + FONT;
-    ctx.fillText(game.won ? 'You win!' : 'Boom! Game over', W / 2, py + 52);
-    ctx.fillStyle = '#333333';
-    ctx.font = 'bold 24px ' + FONT;
-    ctx.fillText('Score: ' + game.revealedCount + ' / ' + SAFE_TOTAL, W / 2, py + 108);
+    view.card({ shade: ['rgba(30, 40, 55, 0.35)', GX, GY, COLS * CELL, ROWS * CELL],
+                w: 400, h: 150, y: GY + (ROWS * CELL - 150) / 2, bg: 'rgba(255,255,255,0.95)',
+                title: [game.won ? 'You win!' : 'Boom! Game over', game.won ? '#2e7d32' : '#c62828', 36, 52],
+                score: ['Score: ' + game.revealedCount + ' / ' + SAFE_TOTAL, 24, 108] });
   }
 
-  // every picture goes through hgKit.paint: drawn at once, or once at the end of an env step
-  function render() { K.paint(draw); }
-
   function draw() {
-    ctx.fillStyle = '#dfe6ee';
-    ctx.fillRect(0, 0, W, H);
+    view.clear();
     drawHeader();
     drawField();
     drawButton();
@@ -309,19 +285,11 @@
     return rows;
   }
 
-  function pageBox(x, y, w, h) {
-    var rect = canvas.getBoundingClientRect(), sx = rect.width / W, sy = rect.height / H;
-    return { x: rect.left + x * sx, y: rect.top + y * sy, w: w * sx, h: h * sy };
-  }
-
-  window.hybridgym = K.api('minesweeper', SEED, {
+  window.hybridgym = K.api('minesweeper', SEED, game, {
     score: function () { return game.revealedCount; },
-    gameOver: function () { return game.over; },
     state: function () {
-      var g = pageBox(GX, GY, CELL, CELL), b = pageBox(BTN.x, BTN.y, BTN.w, BTN.h);
       return {
-        cols: COLS,
-        rows: ROWS,
+        cols: COLS, rows: ROWS,
         mines: MINES,
         board: visibleBoard(),
         started: game.started,
@@ -334,9 +302,8 @@
         score: game.revealedCount,
         gameOver: game.over,
         won: game.won,
-        grid: { x0: g.x, y0: g.y, cols: COLS, rows: ROWS, cell_w: g.w, cell_h: g.h },
-        flagButton: b,
-        seed: SEED
+        grid: view.pageGrid(GX, GY, COLS, ROWS, CELL, CELL),
+        flagButton: view.pageBox(BTN.x, BTN.y, BTN.w, BTN.h)
       };
     }
   });

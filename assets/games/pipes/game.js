@@ -19,28 +19,25 @@
   'use strict';
 
   var COLS = 7, ROWS = 5, CELL = 84;
-  var W = 800, H = 600, HEADER = 72;
+  var W = 800;
   var GX = (W - COLS * CELL) / 2, GY = 106;           // grid: 106..694 x 106..526
   var UP = 1, RIGHT = 2, DOWN = 4, LEFT = 8;
   var SIDES = [[UP, 0, -1], [RIGHT, 1, 0], [DOWN, 0, 1], [LEFT, -1, 0]];
   var BANNER_MS = 1500;
-  var K = window.hgKit, FONT = K.FONT;
+  var K = window.hgKit;
+  var view = K.view(draw, '#12343b'), ctx = view.ctx, roundRect = view.roundRect, render = view.render;
 
-  var SEED = K.parseSeed(K.params().get('seed'));
+  var SEED = K.seed();
 
   function rotCW(m) { return ((m << 1) | (m >> 3)) & 15; }
   function rotCCW(m) { return ((m >> 1) | (m << 3)) & 15; }
   function opposite(bit) { return rotCW(rotCW(bit)); }
 
   var rng = K.mulberry32(SEED);
-  var game = {
-    tiles: null,       // per cell (row-major): bitmask of pipe ends, 1 up, 2 right, 4 down, 8 left
-    puzzle: 0,
-    solved: 0,
-    moves: 0,          // clicks on the current puzzle
-    totalMoves: 0,
-    bannerUntil: -1
-  };
+  // tiles per cell (row-major): bitmask of pipe ends, 1 up, 2 right, 4 down, 8 left; the run of
+  // puzzles adds its fields
+  var game = { tiles: null };
+  var run = K.puzzles(game, newPuzzle, BANNER_MS, render);
 
   function matched(tiles, idx) {
     var x = idx % COLS, y = Math.floor(idx / COLS), m = tiles[idx];
@@ -60,7 +57,6 @@
   }
 
   function newPuzzle() {
-    game.puzzle++;
     var n = COLS * ROWS, tiles = [], parent = [], edges = [], i;
     for (i = 0; i < n; i++) { tiles.push(0); parent.push(i); }
     for (var y = 0; y < ROWS; y++)
@@ -89,50 +85,24 @@
       });
     } while (isSolved(scrambled));
     game.tiles = scrambled;
-    game.moves = 0;
   }
 
-  var showBanner = K.banner(game, BANNER_MS, render);
   function rotate(idx, clockwise) {
     game.tiles[idx] = clockwise ? rotCW(game.tiles[idx]) : rotCCW(game.tiles[idx]);
-    game.moves++;
-    game.totalMoves++;
-    if (isSolved(game.tiles)) {
-      game.solved++;
-      newPuzzle();
-      showBanner();
-    }
+    run.moved(isSolved(game.tiles));
   }
 
   // ---- input ------------------------------------------------------------
-  var view = K.view(render);
-  var canvas = view.canvas, ctx = view.ctx, roundRect = view.roundRect;
-
-  function toLogical(e) { return view.toLogical(e); }
-
-  window.addEventListener('pointerdown', function (e) {
-    var button = e.pointerType === 'mouse' ? e.button : 0;
-    if (button !== 0 && button !== 2) return;
-    e.preventDefault();
-    var p = toLogical(e);
-    var c = Math.floor((p.x - GX) / CELL), r = Math.floor((p.y - GY) / CELL);
-    if (c < 0 || r < 0 || c >= COLS || r >= ROWS) return;
-    rotate(r * COLS + c, button === 0);
+  view.onPress(function (p, button) {
+    var cell = K.cellAt(p, GX, GY, CELL, CELL, COLS, ROWS);
+    if (!cell) return;
+    rotate(cell[0] * COLS + cell[1], button === 0);
     render();
-  }, { passive: false });
-  K.blockDefaults();
+  }, true);
 
   // ---- drawing ----------------------------------------------------------
 
   var drawBox = K.boxDrawer(view, { bg: '#1f5662', fg: '#9fd3dc', y: 12, h: 50, labelY: 25, valueY: 48 });
-
-  function drawHeader() {
-    view.titleBar('#0b2429', HEADER, 'PIPES', 'Click a tile to turn it. Connect every pipe end.',
-                  K.bannerOn(game) ? 'Solved! Here is the next puzzle.' : null);
-    drawBox('PUZZLE', game.puzzle, W - 24 - 3 * 96 - 20, 96);
-    drawBox('MOVES', game.moves, W - 24 - 2 * 96 - 10, 96);
-    drawBox('SCORE', game.solved, W - 24 - 96, 96);
-  }
 
   function drawTile(idx) {
     var x = GX + (idx % COLS) * CELL, y = GY + Math.floor(idx / COLS) * CELL;
@@ -161,44 +131,33 @@
     }
   }
 
-  // every picture goes through hgKit.paint: drawn at once, or once at the end of an env step
-  function render() { K.paint(draw); }
-
   function draw() {
-    ctx.fillStyle = '#12343b';
-    ctx.fillRect(0, 0, W, H);
-    drawHeader();
+    view.clear();
+    run.header(view, drawBox, '#0b2429', 'PIPES', 'Click a tile to turn it. Connect every pipe end.');
     ctx.fillStyle = '#0b2429';
     roundRect(GX - 8, GY - 8, COLS * CELL + 16, ROWS * CELL + 16, 12);
     for (var i = 0; i < COLS * ROWS; i++) drawTile(i);
   }
 
-  newPuzzle();
+  run.next();
   view.start();
 
   // ---- API for the env --------------------------------------------------
-  window.hybridgym = K.api('pipes', SEED, {
-    score: function () { return game.solved; },
-    level: function () { return game.puzzle; },
-    gameOver: function () { return false; },
+  window.hybridgym = K.api('pipes', SEED, game, {
     state: function () {
-      var rect = canvas.getBoundingClientRect(), sx = rect.width / W, sy = rect.height / H;
       var tiles = [], lit = 0;
       for (var r = 0; r < ROWS; r++) tiles.push(game.tiles.slice(r * COLS, (r + 1) * COLS));
       for (var i = 0; i < COLS * ROWS; i++) if (matched(game.tiles, i)) lit++;
       return {
-        cols: COLS,
-        rows: ROWS,
+        cols: COLS, rows: ROWS,
         tiles: tiles,          // tiles[row][col]: bitmask of pipe ends, 1 up, 2 right, 4 down, 8 left
         connected: lit,        // tiles whose every end is matched
-        puzzle: game.puzzle,
+        puzzle: game.level,
         moves: game.moves,
         totalMoves: game.totalMoves,
-        score: game.solved,
+        score: game.score,
         gameOver: false,
-        grid: { x0: rect.left + GX * sx, y0: rect.top + GY * sy, cols: COLS, rows: ROWS,
-                cell_w: CELL * sx, cell_h: CELL * sy },
-        seed: SEED
+        grid: view.pageGrid(GX, GY, COLS, ROWS, CELL, CELL)
       };
     }
   });

@@ -39,10 +39,10 @@
   var MAX_ANGLE = Math.PI / 3;
   var WIN_SCORE = 5;
   var K = window.hgKit, FONT = K.FONT;
+  var view = K.view(draw, '#11151c'), ctx = view.ctx, roundRect = view.roundRect, render = view.render;
 
-  var params = K.params();
-  var SEED = K.parseSeed(params.get('seed'));
-  var AI = (params.get('ai') || '').toLowerCase();
+  var SEED = K.seed();
+  var AI = (K.params().get('ai') || '').toLowerCase();
   var aiSide = { left: AI === 'left' || AI === 'both', right: AI === 'right' || AI === 'both' };
 
   var rng = K.mulberry32(SEED);
@@ -193,8 +193,6 @@
     game.right.held = { up: false, down: false };
   });
 
-  var view = K.view(render);
-  var ctx = view.ctx, roundRect = view.roundRect;
   var pointers = {};   // pointerId -> side
   function pointerY(e) { return view.toLogical(e); }
   window.addEventListener('pointerdown', function (e) {
@@ -220,7 +218,6 @@
   }
   window.addEventListener('pointerup', release);
   window.addEventListener('pointercancel', release);
-  K.blockDefaults();
 
   // ---- drawing ----------------------------------------------------------
 
@@ -296,30 +293,15 @@
   }
 
   function drawGameOver() {
-    ctx.fillStyle = 'rgba(8, 10, 16, 0.6)';
-    ctx.fillRect(0, TOP, W, BOTTOM - TOP);
-    var pw = 400, ph = 190, px = (W - pw) / 2, py = (TOP + BOTTOM - ph) / 2;
-    ctx.fillStyle = '#ffffff';
-    roundRect(px, py, pw, ph, 16);
-    ctx.textAlign = 'center';
-    ctx.textBaseline = 'middle';
-    ctx.fillStyle = '#1a202b';
-    ctx.font = 'bold 38px ' + FONT;
     var who;
     if (aiSide.left !== aiSide.right) who = aiSide[game.winner] ? 'Computer wins' : 'You win!';
     else who = (game.winner === 'left' ? 'Left' : 'Right') + ' player wins!';
-    ctx.fillText(who, W / 2, py + 62);
-    ctx.fillStyle = '#333333';
-    ctx.font = 'bold 30px ' + FONT;
-    ctx.fillText(game.scores[0] + ' : ' + game.scores[1], W / 2, py + 124);
+    view.card({ shade: ['rgba(8, 10, 16, 0.6)', 0, TOP, W, BOTTOM - TOP], w: 400, h: 190, y: (TOP + BOTTOM - 190) / 2,
+                title: [who, '#1a202b', 38, 62], score: [game.scores[0] + ' : ' + game.scores[1], 30, 124] });
   }
 
-  // every picture goes through hgKit.paint: drawn at once, or once at the end of an env step
-  function render() { K.paint(draw); }
-
   function draw() {
-    ctx.fillStyle = '#11151c';
-    ctx.fillRect(0, 0, W, H);
+    view.clear();
     drawHeader();
     drawField();
     drawPaddles();
@@ -340,7 +322,7 @@
       ai: aiSide[side]
     };
   }
-  window.hybridgym = K.api('pong', SEED, {
+  window.hybridgym = K.api('pong', SEED, game, {
     score: function () { advance(); return game.scores[0] - game.scores[1]; },
     scores: function () { advance(); return game.scores.slice(); },
     gameOver: function () { advance(); return game.over; },
@@ -363,8 +345,7 @@
         hits: game.hits, rally: game.rally,
         lastPoint: game.lastPoint,
         gameOver: game.over, winner: game.winner,
-        time: game.time,
-        seed: SEED
+        time: game.time
       };
     }
   });

@@ -17,13 +17,13 @@
   'use strict';
 
   var COLS = 20, ROWS = 15, CELL = 36;
-  var W = 800, H = 600, HEADER = 60;
+  var W = 800, HEADER = 60;
   var GX = (W - COLS * CELL) / 2, GY = HEADER;       // grid origin: 40, 60
-  var K = window.hgKit, FONT = K.FONT;
+  var K = window.hgKit;
+  var view = K.view(draw, '#578a34'), ctx = view.ctx, roundRect = view.roundRect, render = view.render;
 
-  var params = K.params();
-  var SEED = K.parseSeed(params.get('seed'));
-  var TICK_MS = K.parseIntIn(params.get('tick'), 150, 20, 5000);
+  var SEED = K.seed();
+  var TICK_MS = K.parseIntIn(K.params().get('tick'), 150, 20, 5000);
 
   var DIRS = { up: [0, -1], down: [0, 1], left: [-1, 0], right: [1, 0] };
   var OPPOSITE = { up: 'down', down: 'up', left: 'right', right: 'left' };
@@ -86,31 +86,16 @@
   var schedule = clock.schedule;
 
   // ---- input ------------------------------------------------------------
-  var view = K.view(render);
   view.onDirInput(turn);
-  K.blockDefaults();
 
   // ---- drawing ----------------------------------------------------------
-  var ctx = view.ctx, roundRect = view.roundRect;
-
   function drawHeader() {
-    ctx.fillStyle = '#4a752c';
-    ctx.fillRect(0, 0, W, HEADER);
-    ctx.textBaseline = 'middle';
-    ctx.fillStyle = '#ffffff';
-    ctx.font = 'bold 28px ' + FONT;
-    ctx.textAlign = 'left';
-    ctx.fillText('SNAKE', GX, HEADER / 2);
-    ctx.font = '15px ' + FONT;
-    ctx.fillStyle = 'rgba(255,255,255,0.82)';
-    ctx.textAlign = 'center';
-    ctx.fillText('Arrows / WASD / swipe to steer', W / 2, HEADER / 2);
+    view.shade('#4a752c', 0, 0, W, HEADER);
+    view.text('SNAKE', GX, HEADER / 2, 'bold 28px', '#ffffff', 'left', 'middle');
+    view.text('Arrows / WASD / swipe to steer', W / 2, HEADER / 2, '15px', 'rgba(255,255,255,0.82)', 'center');
     // score: an apple icon and the number
-    ctx.textAlign = 'right';
-    ctx.font = 'bold 30px ' + FONT;
-    ctx.fillStyle = '#ffffff';
     var label = String(game.score);
-    ctx.fillText(label, W - GX, HEADER / 2 + 1);
+    view.text(label, W - GX, HEADER / 2 + 1, 'bold 30px', '#ffffff', 'right');
     var tw = ctx.measureText(label).width;
     drawApple(W - GX - tw - 40, HEADER / 2 - 15, 30);
   }
@@ -173,21 +158,14 @@
   }
 
   function drawGameOver() {
-    ctx.fillStyle = 'rgba(20, 30, 15, 0.55)';
-    ctx.fillRect(GX, GY, COLS * CELL, ROWS * CELL);
     var why = { wall: 'The snake hit the wall', self: 'The snake ran into itself', full: 'The board is full' }[game.cause] || '';
-    view.card({ w: 360, h: 200, y: GY + (ROWS * CELL - 200) / 2,
-                title: [game.won ? 'You win!' : 'Game over', '#2f4a1f', 42, 58],
-                score: ['Score: ' + game.score, 28, 112],
+    view.card({ shade: ['rgba(20, 30, 15, 0.55)', GX, GY, COLS * CELL, ROWS * CELL], w: 360, y: GY + (ROWS * CELL - 200) / 2,
+                title: [game.won ? 'You win!' : 'Game over', '#2f4a1f', 42, 58], score: ['Score: ' + game.score, 28, 112],
                 note: [why, 158] });
   }
 
-  // every picture goes through hgKit.paint: drawn at once, or once at the end of an env step
-  function render() { K.paint(draw); }
-
   function draw() {
-    ctx.fillStyle = '#578a34';
-    ctx.fillRect(0, 0, W, H);
+    view.clear();
     drawHeader();
     drawBoard();
     if (game.apple) drawApple(GX + game.apple[0] * CELL, GY + game.apple[1] * CELL, CELL);
@@ -199,14 +177,11 @@
   schedule();
 
   // ---- API for the env --------------------------------------------------
-  window.hybridgym = K.api('snake', SEED, {
+  window.hybridgym = K.api('snake', SEED, game, {
     tickMs: TICK_MS,
-    score: function () { return game.score; },
-    gameOver: function () { return game.over; },
     state: function () {
       return {
-        cols: COLS,
-        rows: ROWS,
+        cols: COLS, rows: ROWS,
         snake: game.snake.map(function (c) { return [c[0], c[1]]; }),
         dir: game.dir,
         queue: game.queue.slice(),
@@ -216,8 +191,7 @@
         won: game.won,
         cause: game.cause,
         tick: game.tick,
-        tickMs: TICK_MS,
-        seed: SEED
+        tickMs: TICK_MS
       };
     }
   });

@@ -25,6 +25,7 @@
   var BTN_RESTART = { x: 400 + 10, y: 550, w: 160, h: 40 };
   var BANNER_MS = 1500;
   var K = window.hgKit, FONT = K.FONT;
+  var view = K.view(draw, '#3b2f2a'), ctx = view.ctx, roundRect = view.roundRect, render = view.render;
 
   // '#' wall, ' ' floor, '.' goal, '$' crate, '*' crate on goal, '@' keeper, '+' keeper on goal
   var LEVELS = [
@@ -87,8 +88,7 @@
 
   var DIRS = { up: [0, -1], down: [0, 1], left: [-1, 0], right: [1, 0] };
 
-  var SEED = K.parseSeed(K.params().get('seed'));
-
+  var SEED = K.seed();
   var START = SEED % N_LEVELS;
   var game = {
     index: START,        // level being played (0-based index into LEVELS)
@@ -211,9 +211,6 @@
     }
   }, true);
 
-  var view = K.view(render);
-  var canvas = view.canvas, ctx = view.ctx, roundRect = view.roundRect;
-
   function inBox(p, b) { return p.x >= b.x && p.x < b.x + b.w && p.y >= b.y && p.y < b.y + b.h; }
 
   view.onSwipe(function (dx, dy, p) {
@@ -233,7 +230,6 @@
     }
     render();
   });
-  K.blockDefaults();
 
   // ---- drawing ----------------------------------------------------------
 
@@ -251,9 +247,7 @@
   function drawHeader() {
     view.titleBar('#2a201c', HEADER, 'SOKOBAN', 'Arrows: move \u00b7 Z: undo \u00b7 R: restart',
                   K.bannerOn(game) ? 'Level solved! Next level.' : null);
-    drawBox('LEVEL', (game.index + 1) + '/' + N_LEVELS, W - 24 - 3 * 96 - 2 * 10, 96);
-    drawBox('MOVES', lv.moves, W - 24 - 2 * 96 - 10, 96);
-    drawBox('SCORE', game.solved, W - 24 - 96, 96);
+    drawBox.row([['LEVEL', (game.index + 1) + '/' + N_LEVELS], ['MOVES', lv.moves], ['SCORE', game.solved]], 96, 10);
   }
 
   function drawWall(x, y, s) {
@@ -334,19 +328,13 @@
   }
 
   function drawGameOver() {
-    ctx.fillStyle = 'rgba(20, 14, 10, 0.6)';
-    ctx.fillRect(0, HEADER, W, H - HEADER);
-    view.card({ w: 400, h: 170, y: 220, bg: '#fff8ee',
+    view.card({ shade: ['rgba(20, 14, 10, 0.6)', 0, HEADER, W, H - HEADER], w: 400, h: 170, y: 220, bg: '#fff8ee',
                 title: ['All levels solved!', '#558b2f', 40, 60],
                 score: ['Score: ' + game.solved + '  \u00b7  ' + game.totalMoves + ' moves', 24, 118] });
   }
 
-  // every picture goes through hgKit.paint: drawn at once, or once at the end of an env step
-  function render() { K.paint(draw); }
-
   function draw() {
-    ctx.fillStyle = '#3b2f2a';
-    ctx.fillRect(0, 0, W, H);
+    view.clear();
     drawHeader();
     drawLevel();
     drawButton(BTN_UNDO, 'Undo (Z)');
@@ -380,13 +368,11 @@
     return out;
   }
 
-  window.hybridgym = K.api('sokoban', SEED, {
+  window.hybridgym = K.api('sokoban', SEED, game, {
     score: function () { return game.solved; },
     level: function () { return game.index + 1; },
-    gameOver: function () { return game.over; },
     state: function () {
-      var g = geometry(), rect = canvas.getBoundingClientRect(), sx = rect.width / W, sy = rect.height / H;
-      var boxes = cells(lv.boxes), onGoal = 0;
+      var g = geometry(), boxes = cells(lv.boxes), onGoal = 0;
       boxes.forEach(function (b) { if (lv.goal[key(b[0], b[1])]) onGoal++; });
       return {
         map: xsb(),
@@ -406,9 +392,7 @@
         solved: game.solved,
         gameOver: game.over,
         won: game.won,
-        grid: { x0: rect.left + g.x0 * sx, y0: rect.top + g.y0 * sy, cols: lv.width, rows: lv.height,
-                cell_w: g.cell * sx, cell_h: g.cell * sy },
-        seed: SEED
+        grid: view.pageGrid(g.x0, g.y0, lv.width, lv.height, g.cell, g.cell)
       };
     }
   });

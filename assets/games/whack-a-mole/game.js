@@ -22,14 +22,15 @@
 (function () {
   'use strict';
 
-  var W = 800, H = 600, HEADER = 100;
+  var W = 800, HEADER = 100;
   var COLS = 3, ROWS = 3, CW = 180, CH = 150;
   var GX = (W - COLS * CW) / 2, GY = 115;          // grid origin: 130, 115
   var ROUND_MS = 60000, FRAME_MS = 20, LIVES = 3;
   var RISE_MS = 100, BONK_MS = 300, MISS_MS = 300;
   var K = window.hgKit, FONT = K.FONT;
+  var view = K.view(draw, '#6aa84f'), ctx = view.ctx, roundRect = view.roundRect, render = view.render;
 
-  var SEED = K.parseSeed(K.params().get('seed'));
+  var SEED = K.seed();
 
   function quant(ms) { return Math.round(ms / FRAME_MS) * FRAME_MS; }
 
@@ -127,20 +128,12 @@
   }
 
   // ---- input ------------------------------------------------------------
-  function toGame(e) { var p = view.toLogical(e); return [p.x, p.y]; }
-  window.addEventListener('pointerdown', function (e) {
-    if (e.pointerType === 'mouse' && e.button !== 0) return;
-    e.preventDefault();
-    var p = toGame(e);
-    var col = Math.floor((p[0] - GX) / CW), row = Math.floor((p[1] - GY) / CH);
-    if (col < 0 || row < 0 || col >= COLS || row >= ROWS) return;
-    whack(col, row);
-  }, { passive: false });
-  K.blockDefaults();
+  view.onPress(function (p) {
+    var cell = K.cellAt(p, GX, GY, CW, CH, COLS, ROWS);
+    if (cell) whack(cell[1], cell[0]);
+  });
 
   // ---- drawing ----------------------------------------------------------
-  var view = K.view(render);
-  var ctx = view.ctx, roundRect = view.roundRect;
 
   function heart(x, y, s, full) {
     ctx.fillStyle = full ? '#e8484d' : 'rgba(0,0,0,0.22)';
@@ -280,21 +273,14 @@
   }
 
   function drawGameOver() {
-    ctx.fillStyle = 'rgba(20, 30, 15, 0.55)';
-    ctx.fillRect(0, 0, W, H);
-    view.card({ w: 380, h: 200, y: (H - 200) / 2,
-                title: [game.cause === 'time' ? "Time's up!" : 'Game over', '#2f4a1f', 42, 56],
-                score: ['Score: ' + game.score, 28, 110],
-                note: [game.cause === 'time' ? 'The round is over' : 'No lives left', 156] });
+    var time = game.cause === 'time';
+    view.card({ shade: ['rgba(20, 30, 15, 0.55)'], title: [time ? "Time's up!" : 'Game over', '#2f4a1f'],
+                score: ['Score: ' + game.score], note: [time ? 'The round is over' : 'No lives left'] });
   }
-
-  // every picture goes through hgKit.paint: drawn at once, or once at the end of an env step
-  function render() { K.paint(draw); }
 
   function draw() {
     var t = now();
-    ctx.fillStyle = '#6aa84f';
-    ctx.fillRect(0, 0, W, H);
+    view.clear();
     drawHeader(t);
     drawHoles(t);
     if (game.over) drawGameOver();
@@ -304,10 +290,7 @@
   schedule();
 
   // ---- API for the env --------------------------------------------------
-  window.hybridgym = K.api('whack-a-mole', SEED, {
-    score: function () { return game.score; },
-    lives: function () { return game.lives; },
-    gameOver: function () { return game.over; },
+  window.hybridgym = K.api('whack-a-mole', SEED, game, {
     state: function () {
       var t = now(), holes = [], up = [];
       for (var h = 0; h < COLS * ROWS; h++) {
@@ -336,8 +319,7 @@
         timeLeftMs: Math.round(ROUND_MS - t),
         roundMs: ROUND_MS,
         gameOver: game.over,
-        cause: game.cause,
-        seed: SEED
+        cause: game.cause
       };
     }
   });
