@@ -4,7 +4,9 @@ give the same hashes render the same pixels for the same seed and actions (a ref
 check: run it before and after, and compare the two files).
 
     .venv/bin/python benchmarks/game_hashes.py --steps 40 --out /tmp/hashes-after.json
-    HYBRIDGYM_SRC=/path/to/other/checkout .venv/bin/python benchmarks/game_hashes.py --out /tmp/hashes-before.json
+
+Run it in each checkout with that checkout's own install (`bash .ci/setup` there), then diff
+the two files.
 """
 
 from __future__ import annotations
