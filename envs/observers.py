@@ -25,6 +25,7 @@ from typing import Any
 import numpy as np
 
 from .actions import model as A
+from .sandbox.actuators import points_of
 
 
 @dataclass
@@ -156,7 +157,7 @@ class PageFrame(Observer):
         top = browser.viewport_origin()[1]
         for act in actions:
             if isinstance(act, (A.Hotkey, A.KeyDown, A.KeyUp, A.TypeText, A.RightClick)) or \
-                    any(getattr(act, y, None) is not None and getattr(act, y) < top for y in ("y", "y1", "y2")):
+                    any(y < top for _, y in points_of(act)):
                 self.focus_may_have_left = True
         answered, probed = False, None
         try:

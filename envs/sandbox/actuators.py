@@ -7,8 +7,6 @@ and hands keys to an `XActuator`.
 
 from __future__ import annotations
 
-import time
-
 from ..actions import model as A
 from .xinput import XTestInput
 
@@ -79,13 +77,3 @@ class XActuator:
             raise A.ActionError(f"{action.action_type}() is not a screen action this env can perform")
         if self.wm_barrier and isinstance(action, _BUTTON_ACTIONS):
             inp.wm_barrier()
-
-    def hold(self, x: int, y: int, seconds: float) -> None:
-        """Press the left button at (x, y), hold it still for `seconds`, release."""
-        inp = self.input
-        inp.move(x, y)
-        inp.button("left", True)
-        inp.sync()
-        time.sleep(seconds)
-        inp.button("left", False)
-        inp.sync()

@@ -11,7 +11,7 @@ import numpy as np
 
 from ..actions import model as A
 from ..actions.uitars import scroll_swipe
-from .actuators import XActuator, check_point
+from .actuators import XActuator, check_point, points_of
 from .browser import ChromiumBrowser
 from .capture import XShmCapture
 from .xinput import XTestInput
@@ -129,15 +129,13 @@ class TouchActuator:
 
     def execute(self, action: A.Action) -> None:
         ph, size = self.phone, self.phone.size
+        for x, y in points_of(action):
+            check_point(x, y, size)
         if isinstance(action, (A.Tap, A.Click)):
-            check_point(action.x, action.y, size)
             ph.tap(action.x, action.y)
         elif isinstance(action, A.LongPress):
-            check_point(action.x, action.y, size)
             ph.long_press(action.x, action.y, max(LONG_PRESS_S, action.duration))
         elif isinstance(action, (A.Swipe, A.Drag)):
-            check_point(action.x1, action.y1, size)
-            check_point(action.x2, action.y2, size)
             ph.swipe(action.x1, action.y1, action.x2, action.y2)
         elif isinstance(action, A.Scroll):
             at = (action.x, action.y) if action.x is not None and action.y is not None else None
