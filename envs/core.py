@@ -6,6 +6,7 @@ screen, the sandbox, the codec's platform and the observer; its docstring is the
 
 from __future__ import annotations
 
+import errno
 import re
 import time
 from collections.abc import Mapping
@@ -27,6 +28,38 @@ from .spaces import UnicodeText
 from .suites import SUITE_SPECS, Suite
 
 MAX_TEXT = 65536
+#: a step's time budget (`hybridgym.actions.model.MAX_STEP_SECONDS`): waits count the seconds
+#: they ask for, other actions the time they take; once spent, the rest of the step is refused
+STEP_SECONDS = A.MAX_STEP_SECONDS
+#: characters typed at a time: between two pieces of a long text the budget is checked
+TYPE_PIECE_CHARS = 100
+#: errno of a failed SDK file call -> what the agent is told (the file system refused its input);
+#: other errnos are failures of the sandbox
+SDK_FILE_ERRORS = {
+    errno.ENOENT: "no such file or folder",
+    errno.EEXIST: "a file or folder of that name is in the way",
+    errno.ENAMETOOLONG: "a name in the path is too long (at most 255 bytes a name)",
+    errno.EISDIR: "it is a folder, not a file",
+    errno.ENOTDIR: "a part of the path is a file, not a folder",
+    errno.ELOOP: "the path goes through too many symbolic links (a symlink loop?)",
+    errno.EACCES: "permission denied",
+    errno.EPERM: "operation not permitted",
+    errno.EROFS: "that place is read-only",
+    errno.ETXTBSY: "the file is busy (a running program)",
+    errno.EBUSY: "the file is busy",
+    errno.EINVAL: "the file system refuses that name or operation",
+    errno.EFBIG: "the file would be too large",
+    errno.ENOSPC: "disk full (no space is left in the workspace)",
+    errno.EDQUOT: "disk full (the disk quota is used up)",
+    errno.EMFILE: "too many files are open",
+    errno.ENFILE: "too many files are open",
+}
+#: errno of a terminal command that could not start because of the command itself
+SDK_COMMAND_ERRORS = {
+    errno.E2BIG: f"the command is too long (at most {A.MAX_COMMAND_BYTES} bytes)",
+    errno.EMFILE: "too many files are open",
+    errno.ENFILE: "too many files are open",
+}
 
 
 class Timings(Mapping):
@@ -208,6 +241,8 @@ class HybridEnv(gym.Env):
         params = task.draw(ep_seed)
         sb = self.sandbox
         sb.kill_apps()
+        sb.input.release_all()         # keys and buttons the agent left held
+        sb.dismiss_browser_dialogs()   # the agent's dialogs and menus end with its episode
         sb.workspace.clear()
         if sb.server is not None:
             sb.server.reset()
@@ -215,9 +250,11 @@ class HybridEnv(gym.Env):
         if sb.input.pointer != park:   # (the X pointer moves only through sb.input)
             sb.input.move(*park)
             sb.input.sync()
+        sb.shell.network = task.sdk_network
         t_setup = time.perf_counter()
         self.observer.before_setup(sb, task)
         baseline = task.setup(sb, params)
+        sb.give_workspace()   # the task's files are the agent's to change
         if self.remote is not None and task.sdk:   # the SDK's workspace is the remote one: copy the task's files
             self.remote.clear()
             self._uploaded = sb.workspace.snapshot()
@@ -306,22 +343,48 @@ class HybridEnv(gym.Env):
     def _execute(self, actions: list[A.Action], errors: list[str]) -> tuple[Outcome, list[str], str | None]:
         """Perform the step's actions in order, up to the one that ends the episode: (how the
         agent ended it, the SDK's outputs, what part of the sandbox failed or None). A refused
-        action adds its reason to `errors` and the next one is performed."""
+        action adds its reason to `errors` and the next one is performed.
+
+        The step has a time budget of STEP_SECONDS: a wait counts the seconds it asks for
+        (cut to what is left), any other action the time it takes (long text is typed in
+        pieces, the budget checked between them). Once it is spent, the remaining actions
+        are refused with one error."""
         outputs: list[str] = []
-        for act in actions:
+        spent = 0.0
+        for i, act in enumerate(actions):
+            if spent >= STEP_SECONDS:
+                rest = [a.action_type for a in actions[i:]]
+                errors.append(f"the step's time budget of {STEP_SECONDS:g} s is spent (waits count the seconds "
+                              f"they ask for, other actions the time they take); {len(rest)} remaining "
+                              f"action(s) not performed: {', '.join(rest[:5])}{', ...' if len(rest) > 5 else ''}; "
+                              f"send them in the next step")
+                break
+            start = time.monotonic()
+            asked = 0.0     # seconds a wait asks for
             try:
                 if isinstance(act, (A.Finished, A.CallUser)):
                     return Outcome(act.content, True, isinstance(act, A.CallUser)), outputs, None
                 if act.channel == "sdk":
-                    outputs.append(self._sdk(act))
+                    outputs.append(self._sdk(act, STEP_SECONDS - spent))
                 elif isinstance(act, A.Wait):
-                    self.observer.wait(self.sandbox, act.seconds)
+                    asked = min(act.seconds, STEP_SECONDS - spent)
+                    self.observer.wait(self.sandbox, asked)
+                elif isinstance(act, A.TypeText) and len(act.text) > TYPE_PIECE_CHARS:
+                    text = act.text
+                    for at in range(0, len(text), TYPE_PIECE_CHARS):
+                        if spent + time.monotonic() - start >= STEP_SECONDS:
+                            raise ActionError(f"type(): the step's time budget of {STEP_SECONDS:g} s ran out "
+                                              f"after {at} of {len(text)} characters; type the rest "
+                                              f"({text[at:at + 20]!r}...) in the next step")
+                        self.sandbox.execute(A.TypeText(text[at:at + TYPE_PIECE_CHARS]))
                 else:
                     self.sandbox.execute(act)
             except ActionError as e:
                 errors.append(str(e))
             except Exception as e:  # a part of the sandbox failed
                 return NOT_ENDED, outputs, f"{type(e).__name__}: {e}"
+            finally:
+                spent += max(asked, time.monotonic() - start)
         return NOT_ENDED, outputs, None
 
     def _health(self, report: StepReport | None) -> str | None:
@@ -353,22 +416,50 @@ class HybridEnv(gym.Env):
             ws.resolve(rel).unlink(missing_ok=True)
         self._uploaded = now
 
-    def _sdk(self, act: A.Action) -> str:
+    def _sdk(self, act: A.Action, time_left: float = STEP_SECONDS) -> str:
+        """Run one SDK action (a command within the shell's time limit and the `time_left` of the
+        step's budget); what the agent's input made fail (a path the file system refuses, a full
+        disk, a command too long to start) is an ActionError saying so. Other errors are
+        failures of the sandbox and propagate."""
         if not self.episode.task.sdk:
             raise ActionError(f"{act.action_type}() is not offered in task {self.episode.task.id}; "
                               "use GUI actions")
         ws = self.remote if self.remote is not None else self.sandbox.workspace
         shell = self.remote if self.remote is not None else self.sandbox.shell
+        if isinstance(act, A.Terminal):
+            try:
+                limit = shell.timeout if time_left >= shell.timeout else max(time_left, 0.1)
+                return shell.run(act.command, timeout=limit).render()
+            except OSError as e:
+                if e.errno not in SDK_COMMAND_ERRORS:
+                    raise    # e.g. bubblewrap missing
+                raise ActionError(f"terminal(): the command could not start: {SDK_COMMAND_ERRORS[e.errno]}") \
+                    from None
+            except (UnicodeError, ValueError) as e:   # text the OS cannot take (the codec refuses most)
+                raise ActionError(f"terminal(): the command could not start: {e}") from None
+        if not isinstance(act, (A.ReadFile, A.WriteFile)):
+            raise ActionError(f"unknown SDK action {act.action_type}")
+        call = f"{act.action_type}({A.shown(act.path)})"
         try:
-            if isinstance(act, A.Terminal):
-                return shell.run(act.command).render()
             if isinstance(act, A.ReadFile):
                 return ws.read_text(act.path)
-            if isinstance(act, A.WriteFile):
-                return f"wrote {ws.write_text(act.path, act.content)} bytes to {act.path}"
-        except (PathEscapeError, FileNotFoundError, IsADirectoryError, NotADirectoryError) as e:
-            raise ActionError(str(e)) from None
-        raise ActionError(f"unknown SDK action {act.action_type}")
+            return f"wrote {ws.write_text(act.path, act.content)} bytes to {act.path}"
+        except PathEscapeError as e:
+            raise ActionError(f"{call}: {e}") from None
+        except OSError as e:
+            if e.errno is None:    # raised with its own message (e.g. "no file 'a.txt' in the workspace")
+                raise ActionError(f"{call}: {e}") from None
+            if e.errno not in SDK_FILE_ERRORS:
+                raise
+            reason = SDK_FILE_ERRORS[e.errno]
+            if e.errno in (errno.ENOSPC, errno.EDQUOT):
+                limits = getattr(getattr(self.sandbox, "jail", None), "limits", None)   # the local workspace's
+                quota = getattr(limits, "disk_bytes", None) if self.remote is None else None
+                reason = f"disk full: the workspace quota is {quota} bytes" if quota else reason
+                reason += "; delete files or write less"
+            raise ActionError(f"{call}: {reason}") from None
+        except (UnicodeError, ValueError) as e:
+            raise ActionError(f"{call}: the path or content cannot be written: {e}") from None
 
     # -- observation ---------------------------------------------------------
     @property

@@ -140,7 +140,10 @@ class EnvWorker:
 
     def where(self) -> dict:
         ray = _ray()
-        return {"node_id": ray.get_runtime_context().get_node_id(), "pid": os.getpid()}
+        sb = getattr(self.env.unwrapped, "sandbox", None)
+        jail = getattr(sb, "jail", None)
+        return {"node_id": ray.get_runtime_context().get_node_id(), "pid": os.getpid(),
+                "jail_uid": jail.uid if jail is not None and jail.privileged else None}
 
     def set_transport(self, fmt: str, quality: int) -> None:
         self.fmt, self.quality = fmt, quality
@@ -530,7 +533,8 @@ class RayVectorEnv(VectorEnv):
         raise NotImplementedError("RayVectorEnv.call is not offered; sub-envs live in other processes")
 
     def where(self) -> list[dict]:
-        """Node and pid of each sub-env's actor."""
+        """Node and pid of each sub-env's actor, and the uid its sandbox's jail runs the agent's
+        programs as (None before the first reset, or when the jail is not privileged)."""
         ray = _ray()
         return ray.get([a.where.remote() for a in self.actors], timeout=self.call_timeout_s)
 

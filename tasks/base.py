@@ -65,6 +65,8 @@ class Task:
     max_steps: ClassVar[int] = 15
     #: whether terminal/read_file/write_file are offered
     sdk: ClassVar[bool] = False
+    #: whether the SDK terminal reaches the task's own web server (else it has no network at all)
+    sdk_network: ClassVar[bool] = False
     #: "final": reward from the checker when the episode ends; "score": per-step score deltas
     reward_mode: ClassVar[str] = "final"
     #: seeds 0..n_train-1 are for training, the rest for testing

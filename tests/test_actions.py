@@ -13,6 +13,7 @@ from __future__ import annotations
 import ast
 import builtins
 import re
+import time
 from pathlib import Path
 
 import pytest
@@ -26,6 +27,8 @@ from hybridgym.actions import (
     smart_resize, split_hotkey,
 )
 from hybridgym.actions.keys import NAMED_KEYS
+
+from .attack_kit import nested_dict, nested_list
 
 HD = (1920, 1080)
 SCREENS = [(1920, 1080), (1280, 720), (1366, 768), (1080, 2400)]
@@ -718,3 +721,237 @@ def test_split_hotkey(written, keys):
 def test_split_hotkey_refuses_broken_combinations(bad):
     with pytest.raises(ActionError):
         split_hotkey(bad)
+
+
+# --- limits ------------------------------------------------------------------------
+BIG = "1" + "0" * 400
+
+
+@pytest.mark.parametrize("action, expected", [
+    (f"pyautogui.click({BIG}, 5)", "click(): x=<a 401-digit int> is outside the screen"),
+    (f"pyautogui.click(-{BIG}, 5)", "x=<a -401-digit int> is outside the screen"),
+    ("pyautogui.click(1" + "0" * 5000 + ", 5)", "a number is too long (more than 4300 digits)"),
+    ({"action_type": "click", "x": 10**400, "y": 5}, "click: x=<a 401-digit int> is outside the screen"),
+    ({"action_type": "click", "x": -10**400, "y": 5}, "x=<a -401-digit int> is outside the screen"),
+    ({"action_type": "click", "coordinate": [5, 10**5000]}, "y=<a 5001-digit int> is outside the screen"),
+    ({"action_type": "click", "x": 1e308, "y": 5}, "x=1e+308 is outside the screen"),
+    ({"action_type": "click", "x": float("inf"), "y": 5}, "x=inf is outside the screen"),
+    ({"action_type": "click", "x": float("-inf"), "y": 5}, "x=-inf is outside the screen"),
+    ({"action_type": "click", "x": float("nan"), "y": 5}, "x=nan is not a number"),
+    ({"action_type": "click", "x": False, "y": 5}, "must both be numbers"),
+    ({"action_type": "drag", "x1": 1, "y1": 1, "x2": 10**400, "y2": 1}, "x=<a 401-digit int> is outside"),
+    ("pyautogui.click(True, 5)", "click() needs 2 numbers"),
+    ("pyautogui.click(float('inf'), 5)", "(Call) is not a literal"),
+    ("pyautogui.click(1e308, 5)", "x=1e+308 is outside the screen"),
+    ("pyautogui.moveTo(10, 10)\npyautogui.drag(1e308, 1e308)", "drag() needs numbers xOffset, yOffset that keep "
+                                                                "the pointer on the screen, got 1e+308, 1e+308"),
+    (f"pyautogui.moveTo(4.9e-324, 0)\npyautogui.drag({BIG}, 1)", "got <a 401-digit int>, 1"),
+    ("pyautogui.moveTo(10, 10)\npyautogui.drag(5000, 0)", "x=5010 is outside the screen"),
+    (f"Action: click(point='<point>{BIG} 5</point>')", "x=inf is outside the screen"),
+    (f"Action: click(start_box='({BIG},5)')", "x=inf is outside the screen"),
+    (f"Action: click(start_box='(5,5,{BIG},5)')", "x=inf is outside the screen"),
+    ("Action: click(start_box='(-1e308,5)')", "got '(-1e308,5)'"),
+    (f"pyautogui.scroll({BIG})", "clicks within ±100, got <a 401-digit int>"),
+    ({"action_type": "scroll", "direction": "up", "amount": 10**400}, "'amount' must be an int from 1 to 100"),
+    ({"action_type": "scroll", "direction": "up", "amount": True}, "'amount' must be an int from 1 to 100"),
+    (f"pyautogui.press('a', presses={BIG})", "presses to be an int from 1 to 100, got <a 401-digit int>"),
+    (f"pyautogui.click(1, 2, clicks={BIG})", "clicks to be an int from 1 to 100"),
+    (f"pyautogui.press('a', interval={BIG})", "interval= (ignored here: actions take their own time) must be a "
+                                              "number of seconds >= 0 and at most 30"),
+    ("pyautogui.click(1, 2, interval=-1)", "interval= (ignored here"),
+    ("pyautogui.moveTo(1, 2, duration=1e308)", "duration= (ignored here"),
+    ("pyautogui.moveTo(1, 2, duration=True)", "duration= (ignored here"),
+    ("time.sleep(1e308)", "sleep() needs a number of seconds >= 0 and at most 30"),
+    (f"time.sleep({BIG})", "got <a 401-digit int>"),
+    ({"action_type": "wait", "seconds": 10**400}, "wait: 'seconds' must be a number of seconds >= 0 and at most 30"),
+    ({"action_type": "wait", "seconds": float("nan")}, "'seconds' must be a number of seconds"),
+    ({"action_type": "wait", "seconds": True}, "'seconds' must be a number of seconds"),
+    ({"action_type": "long_press", "x": 1, "y": 1, "duration": 1e308}, "'duration' must be a number of seconds"),
+])
+def test_huge_and_non_finite_numbers_are_refused(action, expected):
+    assert expected in error_of(action, platform="mobile")
+
+
+@pytest.mark.parametrize("action, expected", [
+    ([{"action_type": "wait", "seconds": 0}] * 201, "item 200: the list makes more than 200 actions; at most 200"),
+    ("time.sleep(0)\n" * 5000, "line 201: the code makes more than 200 actions"),
+    ("Action: " + "wait()\n\n" * 201, "UI-TARS text has more than 200 calls"),
+    ("pyautogui.press('a', presses=100)\n" * 3, "more than 200 actions"),
+    ("time.sleep(10)\n" * 4, "the step waits 40 s in all (wait/sleep and long presses); at most 30 s per step"),
+    ([{"action_type": "wait", "seconds": 10}] * 5000, "more than 200 actions"),
+    ([{"action_type": "wait", "seconds": 10}] * 4, "the step waits 40 s in all"),
+    ("Action: " + "wait()\n\n" * 7, "the step waits 35 s in all"),
+    ({"action_type": "type", "text": "a" * 10_001}, "type(): text is 10001 characters long; at most 10000"),
+    ([{"action_type": "type", "text": "a" * 6000}] * 2, "type() of 12000 characters in one step; at most 10000"),
+    ({"action_type": "type", "text": "中" * 1000}, "the step would take about 42 s: 0 s of waits and long presses "
+                                                   "and 42.0 s to type 1000 characters"),
+    ([{"action_type": "wait", "seconds": 25}, {"action_type": "type", "text": "a" * 5000}],
+     "the step would take about 35 s"),
+    ({"action_type": "hotkey", "keys": ["a"] * 50}, "hotkey() presses 50 keys together; at most 8"),
+    ({"action_type": "hotkey", "keys": "a+" * 49 + "a"}, "hotkey() presses 50 keys together"),
+    ("pyautogui.hotkey(" + ", ".join(["'shift'"] * 50) + ")", "hotkey() presses 50 keys together"),
+    ("Action: hotkey(key='" + "a " * 9 + "')", "hotkey() presses 9 keys together"),
+    ([Hotkey(("a",) * 9)], "hotkey() presses 9 keys together"),
+])
+def test_step_limits_are_refused(action, expected):
+    assert expected in error_of(action)
+
+
+def test_steps_at_the_limits_are_accepted():
+    assert len(parse_action([{"action_type": "wait", "seconds": 0}] * 200, HD)) == 200
+    assert parse_action("time.sleep(10)\n" * 3, HD) == [Wait(10.0)] * 3
+    assert parse_action({"action_type": "type", "text": "a" * 10_000}, HD) == [TypeText("a" * 10_000)]
+    assert one({"action_type": "hotkey", "keys": ["ctrl", "shift", "alt", "super", "a", "b", "c", "d"]}).keys[-1] == "d"
+    assert one("pyautogui.click(1, 2, clicks=2, interval=30, duration=0)") == DoubleClick(1, 2)
+
+
+MIB = 1 << 20
+
+
+@pytest.mark.parametrize("action, expected", [
+    ({"action_type": "terminal", "command": "x" * (16 * 1024 + 1)}, "terminal(): command is 16385 characters "
+                                                                     "long; at most 16384 bytes are accepted"),
+    ({"action_type": "terminal", "command": "é" * 8193}, "terminal(): command is 16386 bytes in UTF-8; at most 16384"),
+    ({"action_type": "terminal", "command": "y" * 200_000}, "at most 16384 bytes"),
+    ({"action_type": "terminal", "command": "echo a\x00b"}, "terminal(): command holds a NUL character"),
+    ({"action_type": "write_file", "path": "a.txt", "content": "x" * (MIB + 1)}, "content is 1048577 characters "
+                                                                                  "long; at most 1048576 bytes"),
+    ({"action_type": "write_file", "path": "a.txt", "content": "é" * (MIB // 2 + 1)}, "1048578 bytes in UTF-8"),
+    ({"action_type": "read_file", "path": "a" * 4097}, "read_file(): path is 4097 characters long; at most 4096"),
+    ({"action_type": "read_file", "path": "é" * 2049}, "path is 4098 bytes in UTF-8; at most 4096"),
+    ({"action_type": "read_file", "path": "a\x00b"}, "read_file(): path holds a NUL character"),
+    ({"action_type": "read_file", "path": ""}, "read_file(): path is empty"),
+    ({"action_type": "write_file", "path": "  ", "content": ""}, "write_file(): path is empty"),
+    ({"action_type": "finished", "content": "a" * 4097}, "finished(): content is 4097 characters long; at most 4096"),
+    ({"action_type": "call_user", "content": "a" * 4097}, "call_user(): content is 4097 characters"),
+    ("Action: finished(content='" + "a" * 5000 + "')", "at most 4096 characters"),
+    ("Action: terminal(command='" + "a" * 20000 + "')", "at most 16384 bytes"),
+    ("pyautogui.write('" + "a" * 20000 + "')", "at most 10000 characters"),
+    ({"action_type": "keydown", "key": "a" * 100_000}, "unknown key 'aaaaaaaaaaaa"),
+])
+def test_text_caps_are_refused(action, expected):
+    message = error_of(action)
+    assert expected in message and len(message) < 1000
+
+
+def test_texts_at_their_caps_are_accepted():
+    assert one({"action_type": "terminal", "command": "x" * 16 * 1024}) == Terminal("x" * 16 * 1024)
+    assert one({"action_type": "write_file", "path": "a.txt", "content": "x" * MIB}).content == "x" * MIB
+    assert one({"action_type": "read_file", "path": "a/" * 2047 + "bc"}) == ReadFile("a/" * 2047 + "bc")
+    assert one({"action_type": "finished", "content": "a" * 4096}) == Finished("a" * 4096)
+    assert one({"action_type": "open_app", "app_name": "x" * 256}, platform="mobile") == OpenApp("x" * 256)
+    assert "app_name is 257 characters long; at most 256" in error_of(
+        {"action_type": "open_app", "app_name": "x" * 257}, platform="mobile")
+
+
+@pytest.mark.parametrize("action, field", [
+    ({"action_type": "type", "text": "a\udc80"}, "type(): text"),
+    ("Action: type(content='a\udc80')", "type(): text"),
+    ("pyautogui.write('a\udc80')", "pyautogui code cannot be read"),
+    ({"action_type": "terminal", "command": "echo \ud800"}, "terminal(): command"),
+    ("Action: terminal(command='echo \udfff')", "terminal(): command"),
+    ({"action_type": "read_file", "path": "\udc80.txt"}, "read_file(): path"),
+    ({"action_type": "write_file", "path": "a.txt", "content": "\udc80"}, "write_file(): content"),
+    ({"action_type": "finished", "content": "done \udc80"}, "finished(): content"),
+    ({"action_type": "open_app", "app_name": "\udc80"}, "open_app(): app_name"),
+])
+def test_text_that_is_not_utf8_is_refused(action, field):
+    message = error_of(action, platform="mobile")
+    assert message.startswith(field)
+    assert "lone surrogate" in message or "surrogates not allowed" in message
+
+
+@pytest.mark.parametrize("action, expected", [
+    ("pyautogui.click(" + "(" * 49_000 + ")" * 49_000 + ")", "too many nested parentheses"),
+    ("pyautogui.click(" + "[" * 49_000 + "]" * 49_000 + ")", "too many nested parentheses"),
+    ("pyautogui.click(" + "(" * 100_000 + ")" * 100_000 + ")", "at most 100000 are read"),
+    ("pyautogui.click(" + "-" * 90_000 + "1, 2)", "nested too deeply"),
+    (nested_list(10_000, {"action_type": "wait"}), "actions are nested in lists more than 8 deep"),
+    (nested_list(7, {"action_type": "wait"}), None),
+    (nested_dict(10_000), "type: 'text' must be a string, got {'text': {'text': {'text': {...}}}}"),
+    ({"action_type": "click", "x": nested_list(10_000, 1), "y": 1},
+     "must both be numbers (pixels), got ([[[...]]], 1)"),
+    (["pyautogui.click(1, 2)\n" + "'comment'\n" * 4000] * 3, "item 2: the list's action texts are 120066 "
+                                                              "characters or more in all; at most 100000 are read"),
+])
+def test_deep_nesting_is_refused(action, expected):
+    if expected is None:
+        assert parse_action(action, HD) == [Wait()]
+    else:
+        assert expected in error_of(action)
+
+
+def test_self_referential_and_odd_objects_are_refused():
+    loop: list = []
+    loop.append(loop)
+    assert "nested in lists more than 8 deep" in error_of(loop)
+
+    class BadRepr:
+        def __repr__(self):
+            raise RuntimeError("no repr")
+
+    assert "cannot read an action from BadRepr <BadRepr instance" in error_of(BadRepr())
+    assert "'text' must be a string, got <BadRepr instance" in error_of({"action_type": "type", "text": BadRepr()})
+    assert "dict action keys must be field names (strings), got <BadRepr" in error_of({"action_type": "wait",
+                                                                                        BadRepr(): 1})
+    assert "dict action has 10001 keys" in error_of({f"k{i}": i for i in range(10_001)})
+
+
+@pytest.mark.parametrize("action, expected", [
+    (Click("a", 1), "click(): x must be an int pixel from 0 to 1919 (screen 1920x1080), got 'a'"),
+    (Click(1920, 1), "x must be an int pixel from 0 to 1919"),
+    (Click(10**400, 1), "got <a 401-digit int>"),
+    (Click(True, 1), "got True"),
+    (Click(1.5, 1), "got 1.5"),
+    (Drag(0, 0, 5, -1), "drag(): y2 must be an int pixel from 0 to 1079"),
+    (MouseDown(button="thumb"), "mouse_down(): button must be left/right/middle"),
+    (Scroll("sideways"), "scroll(): direction must be up/down/left/right"),
+    (Scroll("up", amount=0), "scroll(): amount must be an int from 1 to 100"),
+    (TypeText(None), "type(): text must be a string, got None"),
+    (Hotkey(("banana",)), "unknown key 'banana'"),
+    (Hotkey(("Control", "c")), "hotkey(): key 'Control' is not a canonical key name; use 'ctrl'"),
+    (Hotkey(["ctrl", "c"]), "hotkey(): keys must be a non-empty tuple of key names"),
+    (Hotkey(()), "keys must be a non-empty tuple"),
+    (KeyDown("ctrl+c"), "unknown key 'ctrl+c'"),
+    (Wait(float("nan")), "wait(): seconds must be a number of seconds >= 0"),
+    (Wait(31.0), "at most 30"),
+    (Terminal(b"ls"), "terminal(): command must be a string, got b'ls'"),
+])
+def test_actions_passed_as_they_are_are_checked(action, expected):
+    assert expected in error_of(action)
+
+
+def test_key_whose_lower_case_is_two_characters_stays_one_key():
+    assert normalize_key("İ") == "İ" and "İ".lower() != "İ"
+    assert one({"action_type": "hotkey", "keys": ["İ"]}) == Hotkey(("İ",))
+
+
+@pytest.mark.parametrize("action", [
+    {"action_type": "type", "text": 10**5000}, {"action_type": "clack" * 100_000}, "a" * 99_000,
+    {"action_type": "click", "coordinate": ["x" * 100_000, 1]}, {"action_type": "scroll", "direction": "x" * 10**5},
+    "pyautogui.press('" + "x" * 90_000 + "')", "Action: hotkey(key='" + "x" * 90_000 + "')",
+    {"action_type": "hotkey", "keys": "x" * 90_000}, {"action_type": "mouse_down", "button": [[["x" * 10**5]]]},
+    "Action: click(point='<point>" + "1 " * 40_000 + "</point>')",
+])
+def test_error_messages_stay_short_whatever_the_input(action):
+    assert len(error_of(action)) < 1000
+
+
+def test_limits_are_public_names():
+    for name in actions_pkg.LIMITS:
+        assert name in actions_pkg.__all__ and isinstance(getattr(actions_pkg, name), (int, float))
+
+
+@pytest.mark.parametrize("action", [
+    {"action_type": "hotkey", "keys": "a" + " " * 40_000 + "b"},           # was quadratic: 5 s
+    "Action: hotkey(key='ctrl" + "\t " * 20_000 + "c')",
+    "Action: click(start_box='(1" + "0" * 40_000 + "a,5)')",               # was quadratic: 18 s
+    "time.sleep(0)\n" * 6000,                                               # a flood of statements
+    "a()\n" * 24_000,
+    "pyautogui.click(1, 2);" * 4500,
+    "pyautogui.click(" + "1," * 45_000 + ")",
+])
+def test_long_hostile_texts_are_refused_quickly(action):
+    start = time.perf_counter()
+    error_of(action)
+    assert time.perf_counter() - start < 2.0    # (each takes well under 0.1 s but for the last: ~0.3 s)

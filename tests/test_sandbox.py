@@ -14,7 +14,7 @@ import numpy as np
 import pytest
 
 from hybridgym.assets import ASSETS
-from hybridgym.sandbox import (AppServer, BubblewrapShell, PathEscapeError, Sandbox, Workspace)
+from hybridgym.sandbox import (AppServer, BubblewrapShell, Jail, PathEscapeError, Sandbox, Workspace)
 
 from hybridgym.sandbox.processes import cmdline, descendants
 
@@ -24,6 +24,13 @@ def ws():
     w = Workspace()
     yield w
     w.remove()
+
+
+@pytest.fixture
+def jail():
+    j = Jail().start()
+    yield j
+    j.close()
 
 
 # -- file API ---------------------------------------------------------------
@@ -49,15 +56,15 @@ def test_file_api_caps_reads(ws):
 
 
 # -- shell --------------------------------------------------------------------
-def test_shell_writes_only_the_workspace(ws):
-    sh = BubblewrapShell(ws.root, timeout=10)
+def test_shell_writes_only_the_workspace(jail):
+    sh = BubblewrapShell(jail.home, jail=jail, timeout=10)
     r = sh.run("echo hi > f.txt && cat f.txt && touch /etc/hybridgym-probe; echo rc=$?; touch /root/x; echo rc=$?")
     assert "hi" in r.output and r.output.count("rc=1") == 2
-    assert (ws.root / "f.txt").read_text() == "hi\n"
+    assert (jail.home / "f.txt").read_text() == "hi\n"
     assert not os.path.exists("/etc/hybridgym-probe")
 
 
-def test_shell_has_no_network(ws):
+def test_shell_has_no_network(jail):
     # a real server on this machine's loopback, reachable from the test process
     srv = socket.socket()
     srv.bind(("127.0.0.1", 0))
@@ -65,7 +72,7 @@ def test_shell_has_no_network(ws):
     port = srv.getsockname()[1]
     try:
         socket.create_connection(("127.0.0.1", port), timeout=2).close()
-        sh = BubblewrapShell(ws.root, timeout=10)
+        sh = BubblewrapShell(jail.home, jail=jail, timeout=10)
         r = sh.run(f"python3 -c \"import socket; socket.create_connection(('127.0.0.1', {port}), timeout=2)\" "
                    f"&& echo CONNECTED || echo REFUSED")
         assert "REFUSED" in r.output and "CONNECTED" not in r.output
@@ -73,23 +80,41 @@ def test_shell_has_no_network(ws):
         srv.close()
 
 
-def test_shell_time_limit_kills_the_command(ws):
-    sh = BubblewrapShell(ws.root, timeout=1.0)
+@pytest.mark.skipif(os.geteuid() != 0, reason="the jail's network namespace needs root")
+def test_shell_with_network_reaches_only_the_envs_own_listener(jail):
+    host = socket.socket()
+    host.bind(("127.0.0.1", 0))
+    host.listen(1)
+    inside = jail.listen(host.getsockname()[1] + 1 if host.getsockname()[1] < 65535 else 1024)
+    try:
+        sh = BubblewrapShell(jail.home, jail=jail, timeout=10, network=True)
+        probe = "(exec 3<>/dev/tcp/127.0.0.1/{}) 2>/dev/null && echo OPEN-{} || echo SHUT-{}"
+        r = sh.run("; ".join(probe.format(p, p, p) for p in (host.getsockname()[1], inside.getsockname()[1])))
+        assert f"SHUT-{host.getsockname()[1]}" in r.output and f"OPEN-{inside.getsockname()[1]}" in r.output
+        offline = BubblewrapShell(jail.home, jail=jail, timeout=10).run(probe.format(*[inside.getsockname()[1]] * 3))
+        assert "SHUT" in offline.output
+    finally:
+        host.close()
+        inside.close()
+
+
+def test_shell_time_limit_kills_the_command(jail):
+    sh = BubblewrapShell(jail.home, jail=jail, timeout=1.0)
     r = sh.run("sleep 30; echo never")
     assert r.timed_out and r.exit_code is None and "never" not in r.output
     assert r.seconds < 5
     assert "time limit" in r.render()
 
 
-def test_shell_caps_output(ws):
-    sh = BubblewrapShell(ws.root, timeout=10, max_output=1000)
+def test_shell_caps_output(jail):
+    sh = BubblewrapShell(jail.home, jail=jail, timeout=10, max_output=1000)
     r = sh.run("yes hybridgym")
     assert r.truncated and len(r.output) <= 1000
-    assert "[output truncated]" in r.render()
+    assert "[output truncated at 1000 bytes]" in r.render()
 
 
-def test_shell_reports_exit_codes(ws):
-    r = BubblewrapShell(ws.root).run("exit 3")
+def test_shell_reports_exit_codes(jail):
+    r = BubblewrapShell(jail.home, jail=jail).run("exit 3")
     assert r.exit_code == 3 and "[exit code 3]" in r.render()
 
 

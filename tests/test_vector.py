@@ -11,6 +11,7 @@ import numpy as np
 import pytest
 
 import hybridgym  # noqa: F401
+from hybridgym.sandbox.processes import uid_processes
 from hybridgym.vector import RayVectorEnv, decode_image, encode_image, owned_pids
 
 ray = pytest.importorskip("ray")
@@ -116,15 +117,21 @@ def test_send_and_recv_return_steps_as_they_finish(venv):
 def test_a_killed_actor_is_replaced_and_its_step_is_truncated(venv):
     venv.reset(seed=7)
     venv.step([NOOP, NOOP])
-    victim, token = venv.where()[1]["pid"], venv.tokens[1]
-    assert len(owned_pids(token)) > 3                             # the actor, Xvfb, Chromium, ...
+    where, token = venv.where()[1], venv.tokens[1]
+    victim, uid = where["pid"], where["jail_uid"]
+    assert len(owned_pids(token)) >= 2                            # the actor and what it started outside the jail
+    assert uid is None or uid_processes(uid)                      # Chromium, in the actor's jail
     os.kill(victim, signal.SIGKILL)
     before = venv.replacements
     _, _, term, trunc, info = venv.step([NOOP, NOOP])
     assert trunc[1] and not term[1] and info["replaced"][1] and "died" in info["error"][1]
     assert not trunc[0] and info["step"][0] == 2                  # the other sub-env went on
     assert venv.replacements == before + 1 and venv.where()[1]["pid"] != victim
-    assert owned_pids(token) == []                                # its Xvfb and Chromium were stopped too
+    assert owned_pids(token) == []                                # its Xvfb and driver were stopped too
+    deadline = time.monotonic() + 15                              # and its jail's Chromium, by its reaper
+    while uid is not None and uid_processes(uid) and time.monotonic() < deadline:
+        time.sleep(0.2)
+    assert uid is None or uid_processes(uid) == []
     _, _, _, _, info = venv.step([NOOP, NOOP])                    # NEXT_STEP: the new actor resets
     assert info["_seed"][1]
     _, _, term, trunc, info = venv.step([NOOP, NOOP])

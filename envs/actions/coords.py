@@ -12,12 +12,14 @@ from dataclasses import dataclass, field
 from enum import Enum
 from typing import Sequence
 
-from .model import ActionError
+from .model import ActionError, shown
 
 IMAGE_FACTOR = 28
 MIN_PIXELS = 100 * 28 * 28
 MAX_PIXELS = 16384 * 28 * 28
 MAX_RATIO = 200
+#: beyond any screen: a number past it is refused before any arithmetic
+_FAR = 10**15
 
 
 class CoordMode(str, Enum):
@@ -83,16 +85,24 @@ class CoordSpace:
         last pixel column/row.  A point off the screen raises ActionError."""
         if len(numbers) not in (2, 4) or not all(
                 isinstance(n, (int, float)) and not isinstance(n, bool) for n in numbers):
-            raise ActionError(f"{what} needs 2 numbers (x, y) or 4 (x1, y1, x2, y2), got {list(numbers)!r}")
+            raise ActionError(f"{what} needs 2 numbers (x, y) or 4 (x1, y1, x2, y2), got {shown(list(numbers))}")
+        for i, n in enumerate(numbers):      # each one finite and not absurd: a box's centre is then exact
+            if not -_FAR <= n <= _FAR:        # also refuses nan and ints too long to be floats
+                self._off_screen(n, i % 2, what)
         x, y = (numbers if len(numbers) == 2 else
                 ((numbers[0] + numbers[2]) / 2, (numbers[1] + numbers[3]) / 2))
         return self._pixel(x, 0, what), self._pixel(y, 1, what)
 
     def _pixel(self, value: float, axis: int, what: str) -> int:
-        size, extent, name = self.screen[axis], self.extent[axis], "xy"[axis]
-        if not 0 <= value <= extent:     # also rejects nan
-            w, h = self.screen
-            raise ActionError(
-                f"{what}: {name}={value:g} is outside the screen; {self.mode.value} coordinates go "
-                f"0..{extent:g} on {name} (screen {w}x{h} px)")
+        size, extent = self.screen[axis], self.extent[axis]
+        if not 0 <= value <= extent:
+            self._off_screen(value, axis, what)
         return min(math.floor(value * size / extent + 0.5), size - 1)
+
+    def _off_screen(self, value: float, axis: int, what: str):
+        w, h = self.screen
+        name, extent = "xy"[axis], self.extent[axis]
+        shown_value = f"{value:g}" if isinstance(value, float) or abs(value) < _FAR else shown(value)
+        raise ActionError(
+            f"{what}: {name}={shown_value} is {'not a number' if value != value else 'outside the screen'}; "
+            f"{self.mode.value} coordinates go 0..{extent:g} on {name} (screen {w}x{h} px)")

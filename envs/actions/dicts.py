@@ -9,12 +9,14 @@ Coordinates are read in the given CoordSpace (the codec passes absolute pixels).
 
 from __future__ import annotations
 
-import math
 from dataclasses import MISSING, fields
 
 from .coords import CoordSpace
 from .keys import normalize_key, split_hotkey
-from .model import ACTION_TYPES, MAX_REPEAT, MOUSE_BUTTONS, SCROLL_DIRECTIONS, Action, ActionError, choice
+from .model import (
+    ACTION_TYPES, MAX_HOTKEY_KEYS, MAX_REPEAT, MOUSE_BUTTONS, SCROLL_DIRECTIONS, Action, ActionError, choice,
+    seconds, shown, too_many_keys,
+)
 
 _TYPE_ALIASES = {"left_single": "click", "press": "hotkey", "release": "keyup", "select": "drag",
                  "move_to": "hover"}
@@ -22,15 +24,23 @@ _TYPE_ALIASES = {"left_single": "click", "press": "hotkey", "release": "keyup", 
 _FIELD_ALIASES = {"coordinate": ("x", None), "start_coordinate": ("x1", None), "end_coordinate": ("x2", None),
                   "key": ("keys", ("hotkey",)), "content": ("text", ("type",))}
 _PAIRS = {"x": "y", "x1": "y1", "x2": "y2"}
+#: more keys than any action has fields (and their aliases): refused before they are read
+_MAX_KEYS = 8
 
 
 def parse_dict(action: dict, space: CoordSpace) -> Action:
     """The typed action a dict describes; raises ActionError saying which fields are accepted."""
+    if len(action) > _MAX_KEYS:
+        raise ActionError(f"dict action has {len(action)} keys; an action has 'action_type' and at most "
+                          f"{_MAX_KEYS - 1} fields")
+    odd = [k for k in action if type(k) is not str]
+    if odd:
+        raise ActionError(f"dict action keys must be field names (strings), got {shown(odd[0])}")
     kind = action.get("action_type")
     cls = ACTION_TYPES.get(_TYPE_ALIASES.get(kind, kind)) if isinstance(kind, str) else None
     if cls is None:
         raise ActionError(f"dict action needs 'action_type', one of {', '.join([*ACTION_TYPES, *_TYPE_ALIASES])}; "
-                          f"got {kind!r}")
+                          f"got {shown(kind)}")
     names = [f.name for f in fields(cls)]
     aliases = [a for a, (target, types) in _FIELD_ALIASES.items()
                if target in names and (types is None or cls.action_type in types)]
@@ -39,7 +49,7 @@ def parse_dict(action: dict, space: CoordSpace) -> Action:
     for key, value in action.items():
         if key in aliases and _FIELD_ALIASES[key][0] in _PAIRS:
             if not (isinstance(value, (list, tuple)) and len(value) == 2):
-                raise ActionError(f"{kind}: {key!r} must be [x, y], got {value!r}; {accepted}")
+                raise ActionError(f"{kind}: {key!r} must be [x, y], got {shown(value)}; {accepted}")
             x = _FIELD_ALIASES[key][0]
             items += [(x, value[0]), (_PAIRS[x], value[1])]
         elif key != "action_type":
@@ -47,7 +57,7 @@ def parse_dict(action: dict, space: CoordSpace) -> Action:
     values = {}
     for key, value in items:
         if key not in names:
-            raise ActionError(f"{kind}: unknown field {key!r}; {accepted}")
+            raise ActionError(f"{kind}: unknown field {shown(key)}; {accepted}")
         if key in values:
             raise ActionError(f"{kind}: field {key!r} given twice; {accepted}")
         values[key] = value
@@ -58,7 +68,8 @@ def parse_dict(action: dict, space: CoordSpace) -> Action:
         if x in names and (values.get(x) is not None or values.get(y) is not None):
             point = (values.get(x), values.get(y))
             if not all(type(v) in (int, float) for v in point):
-                raise ActionError(f"{kind}: {x!r} and {y!r} must both be numbers (pixels), got {point!r}; {accepted}")
+                raise ActionError(f"{kind}: {x!r} and {y!r} must both be numbers (pixels), got {shown(point)}; "
+                                  f"{accepted}")
             values[x], values[y] = space.point(point, kind)
     for key, value in values.items():
         if key not in _PAIRS and key not in _PAIRS.values():
@@ -72,8 +83,10 @@ def _check(kind: str, key: str, value: object, accepted: str):
         if isinstance(value, str):
             return split_hotkey(value)
         if isinstance(value, (list, tuple)) and value:
+            if len(value) > MAX_HOTKEY_KEYS:
+                raise too_many_keys(len(value))
             return tuple(normalize_key(k) for k in value)
-        raise ActionError(f"{kind}: 'keys' must be a list of keys or a string like 'ctrl+c', got {value!r}")
+        raise ActionError(f"{kind}: 'keys' must be a list of keys or a string like 'ctrl+c', got {shown(value)}")
     if key == "key":
         return normalize_key(value)
     if key == "direction":
@@ -82,12 +95,10 @@ def _check(kind: str, key: str, value: object, accepted: str):
         return choice(value, MOUSE_BUTTONS, f"{kind} needs button")
     if key == "amount":
         if type(value) is not int or not 1 <= value <= MAX_REPEAT:
-            raise ActionError(f"{kind}: 'amount' must be an int from 1 to {MAX_REPEAT}, got {value!r}")
+            raise ActionError(f"{kind}: 'amount' must be an int from 1 to {MAX_REPEAT}, got {shown(value)}")
         return value
     if key in ("seconds", "duration"):
-        if type(value) not in (int, float) or not math.isfinite(value) or value < 0:
-            raise ActionError(f"{kind}: {key!r} must be a number of seconds >= 0, got {value!r}")
-        return float(value)
+        return seconds(value, f"{kind}: {key!r} must be")
     if not isinstance(value, str):
-        raise ActionError(f"{kind}: {key!r} must be a string, got {value!r}; {accepted}")
+        raise ActionError(f"{kind}: {key!r} must be a string, got {shown(value)}; {accepted}")
     return value

@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import re
 
-from .model import ActionError
+from .model import MAX_HOTKEY_KEYS, MAX_KEY_CHARS, ActionError, shown, too_many_keys
 
 MODIFIERS = ("ctrl", "alt", "shift", "super")
 NAMED_KEYS = frozenset(
@@ -44,12 +44,16 @@ _ACCEPTED = ("a single character, or one of " + ", ".join(sorted(k for k in NAME
 def normalize_key(name: str) -> str:
     """The canonical name of one key; raises ActionError for anything that is not a key."""
     if not isinstance(name, str):
-        raise ActionError(f"a key must be a string, got {name!r}; accepted: {_ACCEPTED}")
+        raise ActionError(f"a key must be a string, got {shown(name)}; accepted: {_ACCEPTED}")
+    if len(name) > MAX_KEY_CHARS:
+        raise ActionError(f"unknown key {shown(name)} ({len(name)} characters; a key name has at most "
+                          f"{MAX_KEY_CHARS}); accepted: {_ACCEPTED}")
     if name in _CHARACTERS:
         return _CHARACTERS[name]
     stripped = name.strip()
     if len(stripped) == 1 and stripped.isprintable():
-        return stripped.lower()
+        lower = stripped.lower()
+        return lower if len(lower) == 1 else stripped    # 'İ'.lower() is two characters
     word = re.sub(r"[\s_\-]", "", stripped.lower())
     if word in NAMED_KEYS:
         return word
@@ -58,22 +62,27 @@ def normalize_key(name: str) -> str:
     sided = _SIDED_MODIFIER.match(word)
     if sided:
         return normalize_key(sided.group(1))
-    raise ActionError(f"unknown key {name!r}; accepted: {_ACCEPTED}")
+    raise ActionError(f"unknown key {shown(name)}; accepted: {_ACCEPTED}")
 
 
 def split_hotkey(keys: str) -> tuple[str, ...]:
     """Canonical keys of a combination written 'ctrl c' (UI-TARS), 'ctrl+c' or 'Ctrl + Shift + T'."""
     if not isinstance(keys, str):
-        raise ActionError(f"a key combination must be a string like 'ctrl c' or 'ctrl+c', got {keys!r}")
+        raise ActionError(f"a key combination must be a string like 'ctrl c' or 'ctrl+c', got {shown(keys)}")
+    if len(keys) > MAX_KEY_CHARS:
+        raise ActionError(f"a key combination is at most {MAX_KEY_CHARS} characters, like 'ctrl c' or "
+                          f"'Ctrl + Shift + T'; got {len(keys)}: {shown(keys)}")
     if keys.strip() in ("", "+"):
         return (normalize_key(keys),)   # ' ' is the space bar, '+' the plus key
-    result = []
+    names = []
     for chunk in re.sub(r"\s*\+\s*", "+", keys.strip()).split():
         if len(chunk) > 1 and chunk.endswith("++"):      # 'ctrl++' is ctrl and the '+' key
             parts = chunk[:-2].split("+") + ["+"]
         else:
             parts = chunk.split("+") if len(chunk) > 1 else [chunk]
         if "" in parts:
-            raise ActionError(f"cannot split key combination {keys!r}; write it as 'ctrl c' or 'ctrl+c'")
-        result.extend(normalize_key(p) for p in parts)
-    return tuple(result)
+            raise ActionError(f"cannot split key combination {shown(keys)}; write it as 'ctrl c' or 'ctrl+c'")
+        names.extend(parts)
+    if len(names) > MAX_HOTKEY_KEYS:
+        raise too_many_keys(len(names))
+    return tuple(normalize_key(name) for name in names)

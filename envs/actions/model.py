@@ -7,6 +7,7 @@ canonical names (see `keys.py`): lower-case, e.g. "ctrl", "enter", "a", "f5".
 
 from __future__ import annotations
 
+import reprlib
 from dataclasses import asdict, dataclass, fields
 from typing import ClassVar
 
@@ -232,8 +233,6 @@ def field_names(cls: type[Action]) -> tuple[str, ...]:
 # --- shared vocabulary of the parsers ----------------------------------------
 SCROLL_DIRECTIONS = ("up", "down", "left", "right")
 MOUSE_BUTTONS = ("left", "right", "middle")
-#: most repetitions one call may ask for (clicks=, presses=, scroll notches)
-MAX_REPEAT = 100
 
 
 def choice(value: object, accepted: tuple[str, ...], what: str) -> str:
@@ -241,4 +240,77 @@ def choice(value: object, accepted: tuple[str, ...], what: str) -> str:
     "{what} up/down/left/right, got 'sideways'"."""
     if isinstance(value, str) and value.strip().lower() in accepted:
         return value.strip().lower()
-    raise ActionError(f"{what} {'/'.join(accepted)}, got {value!r}")
+    raise ActionError(f"{what} {'/'.join(accepted)}, got {shown(value)}")
+
+
+def seconds(value: object, what: str) -> float:
+    """`value` as a number of seconds from 0 to MAX_STEP_SECONDS; else ActionError
+    "{what} a number of seconds >= 0 and at most 30 ..." (`what`: "sleep() needs")."""
+    if type(value) in (int, float) and 0 <= value <= MAX_STEP_SECONDS:   # also refuses nan
+        return float(value)
+    raise ActionError(f"{what} a number of seconds >= 0 and at most {MAX_STEP_SECONDS:g} (the most a step "
+                      f"may wait), got {shown(value)}")
+
+
+class _Shown(reprlib.Repr):
+    """reprlib with ints too long to print (Python refuses str() of > 4300 digits) shown by size."""
+
+    def repr_int(self, x: int, level: int) -> str:
+        if x.bit_length() > 160:
+            return f"<a {'-' if x < 0 else ''}{int(x.bit_length() * 0.30103) + 1}-digit int>"
+        return super().repr_int(x, level)
+
+
+_SHOWN = _Shown()
+_SHOWN.maxstring = _SHOWN.maxother = 80
+_SHOWN.maxlevel, _SHOWN.maxlist, _SHOWN.maxtuple, _SHOWN.maxdict = 3, 6, 6, 4
+
+
+def shown(value: object) -> str:
+    """A short repr of agent input for an error message: bounded in length and depth, and
+    safe for any object (huge ints, deep nesting, a __repr__ that raises)."""
+    return _SHOWN.repr(value)
+
+
+# --- limits: the most one agent output may ask for ----------------------------------
+# Checked on every parsed step, whatever its form (`limits.check_limits`); MAX_STEP_SECONDS
+# is also the env's time budget of a step as it runs (`HybridEnv._execute`).
+
+#: longest action text read (a UI-TARS response, pyautogui code; all texts of a list
+#: together); longer text is refused unread
+MAX_TEXT_CHARS = 100_000
+#: most actions in one step (list items, UI-TARS calls, code lines and their repeats all count)
+MAX_ACTIONS = 200
+#: deepest nesting of lists of actions
+MAX_NESTING = 8
+#: most repetitions one call may ask for (clicks=, presses=, scroll notches)
+MAX_REPEAT = 100
+#: seconds one step may spend: its waits and long presses together when parsed; as it runs,
+#: its waits (the seconds they ask for) and the time its other actions take
+MAX_STEP_SECONDS = 30.0
+#: most characters typed in one step (all its type actions together)
+MAX_TYPED_CHARS = 10_000
+#: estimated seconds to type a character, in the step's time: one on the X keymap (ASCII,
+#: Latin-1, newline, tab; measured 1-3 ms with the app's handling), any other (X maps it to a
+#: spare keycode first and lets the app reload its keymap: measured 36 ms)
+TYPE_KEY_SECONDS = 0.002
+TYPE_OTHER_SECONDS = 0.04
+#: most keys pressed together in one hotkey
+MAX_HOTKEY_KEYS = 8
+#: longest key name or key combination as written ('Ctrl + Shift + T'), in characters
+MAX_KEY_CHARS = 100
+#: longest terminal command, in UTF-8 bytes
+MAX_COMMAND_BYTES = 16 * 1024
+#: longest write_file content, in UTF-8 bytes
+MAX_FILE_BYTES = 1 << 20
+#: longest SDK file path, in UTF-8 bytes
+MAX_PATH_BYTES = 4096
+#: longest finished()/call_user() content, in characters
+MAX_ANSWER_CHARS = 4096
+#: longest app name, in characters
+MAX_NAME_CHARS = 256
+
+
+def too_many_keys(n: int) -> ActionError:
+    return ActionError(f"hotkey() presses {n} keys together; at most {MAX_HOTKEY_KEYS} are pressed at once "
+                       f"(e.g. hotkey(key='ctrl shift t')); press other keys in separate actions")

@@ -12,15 +12,14 @@ code string moved it to.  Code inside ``` fences is read without the fences.
 from __future__ import annotations
 
 import ast
-import math
 import re
 import warnings
 
 from .coords import CoordSpace
 from .keys import normalize_key, split_hotkey
 from .model import (
-    MAX_REPEAT, MOUSE_BUTTONS, Action, ActionError, Click, DoubleClick, Drag, Hotkey, KeyDown, KeyUp,
-    MiddleClick, MouseDown, MouseUp, MoveTo, RightClick, Scroll, TypeText, Wait, choice,
+    MAX_ACTIONS, MAX_REPEAT, MOUSE_BUTTONS, Action, ActionError, Click, DoubleClick, Drag, Hotkey, KeyDown, KeyUp,
+    MiddleClick, MouseDown, MouseUp, MoveTo, RightClick, Scroll, TypeText, Wait, choice, seconds, shown,
 )
 
 # pyautogui's positional parameters of each function ("*keys": any number of keys)
@@ -45,12 +44,19 @@ _SIGNATURES = {
     "keyUp": ("key",),
     "sleep": ("seconds",),
 }
-# keywords pyautogui takes that change nothing here (timing, logging)
+# keywords pyautogui takes that change nothing here (timing, logging); the timing ones must
+# still be sensible numbers of seconds
 _IGNORED = frozenset({"interval", "duration", "tween", "logScreenshot", "_pause", "mouseDownUp"})
+_TIMING = ("interval", "duration")
 _ACCEPTED = ("accepted: import pyautogui/time and calls of "
              + ", ".join(f"pyautogui.{f}" for f in _SIGNATURES) + ", time.sleep with literal arguments")
 _BUTTONS = {"primary": "left", "secondary": "right"}
+#: beyond any screen: a drag() offset past it is refused before it is added to the pointer
+_FAR_OFFSET = 10**9
+#: code longer than this is first read in a head of about this many characters (see `actions`)
+_HEAD_CHARS = 8000
 _CODE_START = re.compile(r"\s*(?:import\s|from\s|```|[\w.]+\s*\()")
+_LINE_END = re.compile(r"\r\n|\r|\n")      # the line ends of Python's tokenizer
 _FENCE = re.compile(r"```(?:python|py)?[ \t]*\n(.*?)```", re.S)
 
 
@@ -70,20 +76,42 @@ class _Reader:
         self.code = ("\n".join(fenced) if fenced else code).strip()
         self.space = space
         self.pointer: tuple[float, float] | None = None   # in the agent's coordinates
+        self.lines: list[str] | None = None                 # of the code, once an error shows a part of it
 
     def actions(self) -> list[Action]:
+        if len(self.code) > _HEAD_CHARS:
+            # A flood of small statements is refused for their number, after reading a head of
+            # the code, not all of it (ast.parse of 100k characters of calls takes most of a
+            # second). The statements of a head that parses, but its last, are those of the whole
+            # code; an error in them is one of the whole code (which may hold others further on).
+            cut = max(self.code.rfind("\n", 0, _HEAD_CHARS), self.code.rfind(";", 0, _HEAD_CHARS))
+            head = self._tree(self.code[:cut], quiet=True) if cut > 0 else None
+            if head is not None and len(head.body) > 1:
+                self._read(head.body[:-1])
+                self.pointer = None
+        return self._read(self._tree(self.code).body)
+
+    def _tree(self, code: str, quiet: bool = False) -> ast.Module | None:
+        """The syntax tree of `code`, or ActionError saying why there is none (None if `quiet`)."""
         try:
             with warnings.catch_warnings():        # e.g. SyntaxWarning for '\d' in the agent's strings
                 warnings.simplefilter("ignore")
-                tree = ast.parse(self.code, mode="exec")
+                return ast.parse(code, mode="exec")
         except SyntaxError as e:
-            raise ActionError(f"pyautogui code does not parse: {e.msg} (line {e.lineno})") from None
+            msg = "a number is too long (more than 4300 digits)" if "integer string conversion" in e.msg else e.msg
+            error = ActionError(f"pyautogui code does not parse: {msg}"
+                                + (f" (line {e.lineno})" if e.lineno is not None else ""))
         except ValueError as e:                   # e.g. null bytes
-            raise ActionError(f"pyautogui code cannot be read: {e}") from None
-        except (RecursionError, MemoryError):
-            raise ActionError("pyautogui code is nested too deeply to read") from None
+            error = ActionError(f"pyautogui code cannot be read: {e}")
+        except (RecursionError, MemoryError, OverflowError):
+            error = ActionError("pyautogui code is nested too deeply (or is too large) to read")
+        if quiet:
+            return None
+        raise error
+
+    def _read(self, statements: list[ast.stmt]) -> list[Action]:
         actions = []
-        for stmt in tree.body:
+        for stmt in statements:
             if isinstance(stmt, ast.Import) and all(
                     a.name in ("pyautogui", "time") and a.asname is None for a in stmt.names):
                 continue
@@ -96,11 +124,20 @@ class _Reader:
             if not isinstance(stmt.value, ast.Call):
                 raise ActionError(f"line {stmt.lineno}: {self._show(stmt)} is not a call; {_ACCEPTED}")
             actions.extend(self._call(stmt.value))
+            if len(actions) > MAX_ACTIONS:
+                raise ActionError(f"line {stmt.lineno}: the code makes more than {MAX_ACTIONS} actions; at most "
+                                  f"{MAX_ACTIONS} are performed per step; send the rest in later steps")
         return actions
 
     def _show(self, node: ast.AST) -> str:
-        text = ast.get_source_segment(self.code, node) or type(node).__name__
-        return f"`{text[:60]}{'...' if len(text) > 60 else ''}`"
+        """The start of `node`'s source, for an error (ast.get_source_segment is slow on long code)."""
+        if self.lines is None:
+            self.lines = _LINE_END.split(self.code)
+        line = self.lines[node.lineno - 1].encode("utf-8", "surrogatepass")   # offsets are of UTF-8 bytes
+        end = node.end_col_offset if node.end_lineno == node.lineno else len(line)
+        text = line[node.col_offset:min(end, node.col_offset + 244)].decode("utf-8", "ignore")
+        more = node.end_lineno != node.lineno or end > node.col_offset + 244 or len(text) > 60
+        return f"`{text[:60]}{'...' if more else ''}`"
 
     def _call(self, call: ast.Call) -> list[Action]:
         func = call.func
@@ -126,9 +163,13 @@ class _Reader:
                                   f"pass arguments by name")
             if kw.arg in args or (kw.arg not in params and kw.arg not in _IGNORED):
                 accepted = [p for p in params if p != "*keys"] + sorted(_IGNORED - set(params))
+                word = kw.arg if len(kw.arg) <= 40 else kw.arg[:40] + "..."
                 raise ActionError(f"{name}() got {'a repeated' if kw.arg in args else 'an unknown'} argument "
-                                  f"{kw.arg}=; accepted: {', '.join(accepted)}")
+                                  f"{word}=; accepted: {', '.join(accepted)}")
             args[kw.arg] = self._literal(kw.value)
+        for key in _TIMING:
+            if args.get(key) is not None:
+                seconds(args[key], f"{name}() {key}= (ignored here: actions take their own time) must be")
         return args
 
     def _literal(self, node: ast.AST):
@@ -148,12 +189,12 @@ class _Reader:
         px, py = args.get("x"), args.get("y")
         if isinstance(px, list) and py is None:      # pyautogui.click((100, 200))
             if len(px) != 2:
-                raise ActionError(f"{name}() takes a point as x, y or (x, y), got {px!r}")
+                raise ActionError(f"{name}() takes a point as x, y or (x, y), got {shown(px)}")
             px, py = px
         if px is None and py is None:
             return None
         if px is None or py is None:
-            raise ActionError(f"{name}() needs both x and y, got x={px!r}, y={py!r}")
+            raise ActionError(f"{name}() needs both x and y, got x={shown(px)}, y={shown(py)}")
         at = self.space.point((px, py), f"{name}()")
         self.pointer = (px, py)
         return at
@@ -184,12 +225,13 @@ class _Reader:
             raise ActionError(f"{name}() drags from where the pointer is, which is unknown here; "
                               f"moveTo(x, y) first in the same code")
         if _button(name, args) != "left":
-            raise ActionError(f"{name}() drags with button='left' only, got {args['button']!r}")
+            raise ActionError(f"{name}() drags with button='left' only, got {shown(args['button'])}")
         start = self.space.point(self.pointer, f"{name}()")
         if name == "drag":
             dx, dy = args.get("xOffset", 0), args.get("yOffset", 0)
-            if not all(type(v) in (int, float) for v in (dx, dy)):
-                raise ActionError(f"drag() needs numbers xOffset, yOffset, got {dx!r}, {dy!r}")
+            if not all(type(v) in (int, float) and -_FAR_OFFSET <= v <= _FAR_OFFSET for v in (dx, dy)):  # (not nan)
+                raise ActionError(f"drag() needs numbers xOffset, yOffset that keep the pointer on the screen, "
+                                  f"got {shown(dx)}, {shown(dy)}")
             args = {"x": self.pointer[0] + dx, "y": self.pointer[1] + dy}
         return [Drag(*start, *self._required_target(name, args))]
 
@@ -200,7 +242,8 @@ class _Reader:
     def _do_scroll(self, name: str, args: dict) -> list[Action]:
         clicks = args.get("clicks")
         if type(clicks) is not int or clicks == 0 or abs(clicks) > MAX_REPEAT:
-            raise ActionError(f"{name}() needs a non-zero int number of clicks within ±{MAX_REPEAT}, got {clicks!r}")
+            raise ActionError(f"{name}() needs a non-zero int number of clicks within ±{MAX_REPEAT}, "
+                              f"got {shown(clicks)}")
         direction = ("right" if clicks > 0 else "left") if name == "hscroll" else ("up" if clicks > 0 else "down")
         at = self._target(name, args)
         return [Scroll(direction, *(at or (None, None)), amount=abs(clicks))]
@@ -212,7 +255,7 @@ class _Reader:
             return [TypeText(message)]
         if isinstance(message, list) and message:        # typewrite(['a', 'enter']) presses keys
             return [Hotkey((normalize_key(k),)) for k in message]
-        raise ActionError(f"{name}() needs a string message (or a list of keys), got {message!r}")
+        raise ActionError(f"{name}() needs a string message (or a list of keys), got {shown(message)}")
 
     def _do_press(self, name: str, args: dict) -> list[Action]:
         keys = args.get("keys")
@@ -234,10 +277,7 @@ class _Reader:
         return [(KeyDown if name == "keyDown" else KeyUp)(normalize_key(args["key"]))]
 
     def _do_sleep(self, name: str, args: dict) -> list[Action]:
-        seconds = args.get("seconds")
-        if type(seconds) not in (int, float) or not math.isfinite(seconds) or seconds < 0:
-            raise ActionError(f"sleep() needs a number of seconds >= 0, got {seconds!r}")
-        return [Wait(float(seconds))]
+        return [Wait(seconds(args.get("seconds"), "sleep() needs"))]
 
 
 def _button(name: str, args: dict) -> str:
@@ -249,7 +289,7 @@ def _button(name: str, args: dict) -> str:
 def _count(name: str, args: dict, key: str) -> int:
     count = args.get(key, 1)
     if type(count) is not int or not 1 <= count <= MAX_REPEAT:
-        raise ActionError(f"{name}() needs {key} to be an int from 1 to {MAX_REPEAT}, got {count!r}")
+        raise ActionError(f"{name}() needs {key} to be an int from 1 to {MAX_REPEAT}, got {shown(count)}")
     return count
 
 

@@ -23,7 +23,7 @@ from .model import (
     Action, ActionError, CallUser, Click, DoubleClick, Drag, Finished, Hotkey, KeyDown, KeyUp,
     LongPress, MiddleClick, MouseDown, MouseUp, MoveTo, OpenApp, PressBack, PressHome, ReadFile,
     RightClick, Scroll, Swipe, Tap, Terminal, TypeText, Wait, WriteFile,
-    MOUSE_BUTTONS, SCROLL_DIRECTIONS, choice,
+    MAX_ACTIONS, MOUSE_BUTTONS, SCROLL_DIRECTIONS, choice, shown,
 )
 
 #: seconds of a `wait()`: the UI-TARS prompts define it as "Sleep for 5s and take a screenshot"
@@ -61,7 +61,7 @@ _LENIENT_END = re.compile(r"\s*(?:,\s*[A-Za-z_]\w*\s*=|\)\s*(?:$|\n\s*\n))")
 _ESCAPE = re.compile(r"\\(.)", re.S)
 _ESCAPES = {"n": "\n", "t": "\t", "r": "\r", "\\": "\\", "'": "'", '"': '"'}
 _POINT_TAGS = re.compile(r"</?(?:point|bbox)>|<\|box_(?:start|end)\|>|[()\[\]]")
-_NUMBER = re.compile(r"-?(?:\d+\.?\d*|\.\d+)")
+_NUMBER = re.compile(r"-?(?:\d+(?:\.\d*)?|\.\d+)")   # (no nested repeats: linear on a long digit run)
 
 
 def parse_uitars(text: str, space: CoordSpace, platform: str = "computer") -> list[Action]:
@@ -107,19 +107,22 @@ def _scan(text: str, lenient: bool) -> list[tuple[str, dict[str, str]]]:
         match = _CALL_OPEN.match(text, pos) or _fail(text, pos, "expected a call like click(...)")
         name, pos, args = match.group(1), match.end(), {}
         while not (close := _CLOSE.match(text, pos)):
-            match = _KEY.match(text, pos) or _fail(text, pos, f"expected key='value' or ')' in {name}()")
+            match = _KEY.match(text, pos) or _fail(text, pos, f"expected key='value' or ')' in {_word(name)}()")
             key, pos = match.group(1), match.end()
             if key in args:
-                _fail(text, match.start(1), f"{name}() has {key}= twice")
+                _fail(text, match.start(1), f"{_word(name)}() has {_word(key)}= twice")
             if text[pos:pos + 1] in ("'", '"'):
                 args[key], pos = _string(text, pos, lenient and key in _FREE_TEXT)
             else:
-                match = _BARE.match(text, pos) or _fail(text, pos, f"expected a value for {key}=")
+                match = _BARE.match(text, pos) or _fail(text, pos, f"expected a value for {_word(key)}=")
                 args[key], pos = match.group(), match.end()
-            match = _AFTER_VALUE.match(text, pos) or _fail(text, pos, f"expected ',' or ')' after {key}=...")
+            match = _AFTER_VALUE.match(text, pos) or _fail(text, pos, f"expected ',' or ')' after {_word(key)}=...")
             pos = match.end()
         pos = _SPACE.match(text, close.end()).end()
         calls.append((name, args))
+        if len(calls) > MAX_ACTIONS:
+            raise ActionError(f"UI-TARS text has more than {MAX_ACTIONS} calls; at most {MAX_ACTIONS} actions are "
+                              f"performed per step; send the rest in later steps")
     return calls
 
 
@@ -140,6 +143,11 @@ def _fail(text: str, pos: int, message: str):
     raise ActionError(f"cannot read UI-TARS action at {_excerpt(text, pos)}: {message}")
 
 
+def _word(name: str) -> str:
+    """A name from the agent's text (a call, a key), cut short for an error message."""
+    return name if len(name) <= 40 else name[:40] + "..."
+
+
 def _excerpt(text: str, pos: int) -> str:
     if pos >= len(text):
         return "the end of the text"
@@ -158,13 +166,14 @@ def _usage(name: str) -> str:
 
 def _to_action(name: str, raw_args: dict[str, str], space: CoordSpace, platform: str) -> Action:
     if name not in _SIGNATURES:
-        raise ActionError(f"unknown UI-TARS action {name}(); accepted: {', '.join(_SIGNATURES)}")
+        raise ActionError(f"unknown UI-TARS action {_word(name)}(); accepted: {', '.join(_SIGNATURES)}")
     args = {_RENAMED.get(k, k): v for k, v in raw_args.items()}
     params = _SIGNATURES[name].split()
     required = {p for p in params if not p.startswith("[")}
     allowed = {p.strip("[]") for p in params}
     if len(args) != len(raw_args) or not required <= args.keys() <= allowed:
-        raise ActionError(f"{name}() takes {_usage(name)}, got {name}({', '.join(raw_args)})")
+        given = [_word(k) for k in list(raw_args)[:6]] + (["..."] if len(raw_args) > 6 else [])
+        raise ActionError(f"{name}() takes {_usage(name)}, got {name}({', '.join(given)})")
     mobile = platform == "mobile"
 
     def point(key: str = "start_box") -> tuple[int, int]:
@@ -213,7 +222,7 @@ def _numbers(value: str, name: str) -> list[float]:
     tokens = [t for t in re.split(r"[\s,]+", _POINT_TAGS.sub(" ", value)) if t]
     if len(tokens) not in (2, 4) or not all(_NUMBER.fullmatch(t) for t in tokens):
         raise ActionError(f"{name}() point must be '<point>x y</point>', '<bbox>x1 y1 x2 y2</bbox>', "
-                          f"'(x,y)' or '(x1,y1,x2,y2)', got {value!r}")
+                          f"'(x,y)' or '(x1,y1,x2,y2)', got {shown(value)}")
     return [float(t) for t in tokens]
 
 

@@ -9,23 +9,23 @@ from __future__ import annotations
 
 import atexit
 import contextlib
-import shutil
 import signal
 import subprocess
-import tempfile
 import time
 import weakref
 from pathlib import Path
 
 from ..actions import model as A
 from .actuators import XActuator
-from .browser import ChromiumBrowser
+from . import reaper
+from .browser import CHROMIUM, ChromiumBrowser
 from .capture import XShmCapture
 from .desktop import APPS, Desktop, app_named
 from .display import XvfbDisplay
 from .errors import SandboxError
+from .jail import Jail, Limits
 from .phone import ChromiumPhone, PhoneBackend, TouchActuator
-from .processes import kill_group, spawn
+from .processes import kill_group
 from .shell import BubblewrapShell, ShellResult
 from .webserver import ApiError, AppServer, JsonBackend, RecordStore, Request, Response, endpoint
 from .windows import XWindows
@@ -33,7 +33,7 @@ from .workspace import PathEscapeError, Workspace
 from .xinput import XTestInput
 
 __all__ = ["Sandbox", "SandboxError", "ChromiumBrowser", "XShmCapture", "XvfbDisplay",
-           "BubblewrapShell", "ShellResult", "AppServer", "RecordStore", "Request", "Response", "Workspace",
+           "BubblewrapShell", "ShellResult", "Jail", "Limits", "AppServer", "RecordStore", "Request", "Response", "Workspace",
            "JsonBackend", "ApiError", "endpoint",
            "PathEscapeError", "XTestInput", "XWindows", "Desktop", "APPS", "PhoneBackend", "ChromiumPhone"]
 
@@ -60,6 +60,8 @@ class Sandbox:
     browser: None, "window" (a browser window with tabs) or "app" (one full-screen page).
     scale: screen pixels per CSS pixel in the browser; touch: a touch screen (Chromium turns pointer input into touch events).
     web_root: a folder served on 127.0.0.1 with a JSON record API (AppServer).
+    limits: what the agent's programs may spend (`hybridgym.sandbox.jail.Limits`); every program
+        the agent can drive runs in the sandbox's `jail`.
     desktop: the computer suite's desktop session (implies a window manager): a private D-Bus,
         openbox with its window rules, the tint2 panel, a background; apps from `APPS` start
         with `open_app(name, *args)` (see `hybridgym.sandbox.desktop`).
@@ -67,7 +69,8 @@ class Sandbox:
 
     def __init__(self, width: int, height: int, *, browser: str | None = None, scale: float = 1.0,
                  touch: bool = False, web_root: Path | None = None,
-                 shell_timeout: float = 30.0, desktop: bool = False, refresh_hz: int = 60):
+                 shell_timeout: float = 30.0, desktop: bool = False, refresh_hz: int = 60,
+                 limits: Limits | None = None):
         self.width, self.height = width, height
         self.refresh_hz = refresh_hz
         self._browser_mode, self._scale, self._touch = browser, scale, touch
@@ -85,7 +88,8 @@ class Sandbox:
         self._desktop_wanted = desktop
         self.desktop: Desktop | None = None
         self._apps: list[subprocess.Popen] = []
-        self._browser_config: str | None = None
+        self._limits = limits
+        self.jail: Jail | None = None
         self.timings: dict[str, float] = {}
 
     # -- lifetime ----------------------------------------------------------
@@ -93,18 +97,24 @@ class Sandbox:
         _OPEN.add(self)
         try:
             t = time.perf_counter()
+            self.jail = Jail(self._limits).start()
             self.display = XvfbDisplay(self.width, self.height, refresh_hz=self.refresh_hz).start()
+            reaper.register("pid", str(self.display.pid))
             self.input = XTestInput(self.display.name)
             self.capture = XShmCapture(self.display.name, self.width, self.height)
             self.x_windows = XWindows(self.display.name)
             self.timings["display_s"] = time.perf_counter() - t
-            self.workspace = Workspace()
-            self.shell = BubblewrapShell(self.workspace.root, timeout=self._shell_timeout)
+            self.workspace = Workspace(self.jail.home, owned=False)
+            if self.jail.privileged:
+                self.workspace.owner = (self.jail.uid, self.jail.gid)
+            self.shell = BubblewrapShell(self.workspace.root, jail=self.jail, timeout=self._shell_timeout)
             if self._web_root is not None:
                 self.server = AppServer(self._web_root)
+                if not self.jail.shares_host_network:   # the jail's programs reach it at the same URL
+                    self.server.serve(self.jail.listen(self.server.port))
             if self._desktop_wanted:
                 t = time.perf_counter()
-                self.desktop = Desktop(self.display.name, self.workspace.root,
+                self.desktop = Desktop(self.display.name, self.jail,
                                        (self.server.origin,) if self.server else ()).start()
                 # apps opened before the panel is up would be maximized over it
                 self.wait_for_window("tint2", timeout=10)
@@ -113,10 +123,18 @@ class Sandbox:
                 t = time.perf_counter()
                 # GTK settings with animations off: Chromium's window frame then stops animating
                 # (read from the config dirs; Chromium writes its own config in a private home)
-                self._browser_config = tempfile.mkdtemp(prefix="hybridgym-browser-config-")
-                browser_env = self.display.child_env(XDG_CONFIG_HOME=self._browser_config,
-                                                     XDG_CONFIG_DIRS=f"{_xdg_config()}:/etc/xdg")
-                self.browser = ChromiumBrowser(browser_env, self.width, self.height,
+                # (Chromium runs in the jail: its home, config and profile are the jail's, out of the workspace)
+                config = self.jail.dir / "browser"
+                config.mkdir(exist_ok=True)
+                self.jail.give(config)
+                browser_env = self.jail.env(DISPLAY=self.display.name, HOME=str(config), XDG_CONFIG_HOME=str(config),
+                                            XDG_CACHE_HOME=str(config / "cache"),
+                                            XDG_CONFIG_DIRS=f"{_xdg_config()}:/etc/xdg")
+                executable = self.jail.executable("chromium", [CHROMIUM], browser_env, display=self.display.name,
+                                                  binds=(str(config),), ro_binds=(str(_xdg_config()),),
+                                                  policy="driven", cwd=config)
+                self.browser = ChromiumBrowser(browser_env, self.width, self.height, executable=executable,
+                                               owner=self.workspace.owner,
                                                mode=self._browser_mode, scale=self._scale,
                                                touch=self._touch,
                                                allowed_origins=(self.server.origin,) if self.server else (),
@@ -138,16 +156,35 @@ class Sandbox:
 
     def launch_app(self, argv: list[str], **env: str) -> subprocess.Popen:
         """Start a desktop program on the display, in the workspace, with HOME = the workspace
-        (and, on a desktop sandbox, the desktop session's environment: `Desktop.env`)."""
+        (and, on a desktop sandbox, the desktop session's environment: `Desktop.env`), in the
+        env's jail. The workspace's files are made the jail's first (`give_workspace`)."""
+        self.give_workspace()
         if self.desktop is not None:
-            child_env = self.desktop.env(**env)
+            proc = self.desktop.spawn(argv, self.desktop.env(**env))
         else:
-            child_env = self.display.child_env(HOME=str(self.workspace.root),
-                                               XDG_CONFIG_HOME=str(self.workspace.root / ".config"),
-                                               NO_AT_BRIDGE="1", GTK_A11Y="none", **env)
-        proc = spawn(argv, child_env, self.workspace.root)
+            child_env = self.jail.env(DISPLAY=self.display.name, XDG_CONFIG_HOME=str(self.workspace.root / ".config"),
+                                      NO_AT_BRIDGE="1", GTK_A11Y="none", **env)
+            proc = self.jail.spawn(argv, child_env, display=self.display.name)
         self._apps.append(proc)
         return proc
+
+    def dismiss_browser_dialogs(self) -> None:
+        """Close what the browser shows over its page (a dialog such as "DevTools not allowed on
+        this page", a menu, the omnibox's list): Escape, and a wait until the page saw it. Such a
+        dialog belongs to the window, not the page, and would survive the next episode's load."""
+        if self.browser is None or self.browser.page is None:
+            return
+        self.input.hotkey(("esc",))
+        try:
+            self.browser.flush_input(self.input, max_frames=10)
+        except Exception:   # nothing reached the page within 10 frames: a dialog kept it; it is closed now
+            pass
+
+    def give_workspace(self) -> None:
+        """Make every file of the workspace the jail's (what the task's set-up wrote as the owner):
+        the agent's programs can then change them, as a person can change their own files."""
+        if self.jail is not None and self.workspace is not None:
+            self.jail.give(self.workspace.root)
 
     def open_app(self, name: str, *args: str, title: str | None = None, timeout: float = 15.0) -> int:
         """Start a desktop app of `APPS` ("terminal", "editor", "files", "calculator",
@@ -266,14 +303,16 @@ class Sandbox:
             self.desktop.close()
             self.desktop = None
         if self.display is not None:
+            pid = self.display.pid
             self.display.stop()
             self.display = None
+            reaper.forget("pid", str(pid))
         if self.workspace is not None:
             self.workspace.remove()
             self.workspace = None
-        if self._browser_config is not None:
-            shutil.rmtree(self._browser_config, ignore_errors=True)
-            self._browser_config = None
+        if self.jail is not None:
+            self.jail.close()
+            self.jail = None
 
     # -- acting --------------------------------------------------------------
     def execute(self, action: A.Action) -> None:

@@ -124,7 +124,19 @@ def _playwright():
     if st is not None and st["pid"] != os.getpid():
         st = _local.state = None
     if st is None:
-        st = _local.state = {"pw": sync_playwright().start(), "refs": 0, "pid": os.getpid()}
+        # the driver keeps its temporary browser profiles in a folder of this process's, which
+        # the reaper removes if the process dies before it closes them
+        from .jail import owner_folder
+        saved = os.environ.get("TMPDIR")
+        os.environ["TMPDIR"] = str(owner_folder("playwright"))
+        try:
+            pw = sync_playwright().start()
+        finally:
+            if saved is None:
+                os.environ.pop("TMPDIR", None)
+            else:
+                os.environ["TMPDIR"] = saved
+        st = _local.state = {"pw": pw, "refs": 0, "pid": os.getpid()}
     st["refs"] += 1
     return st["pw"]
 
@@ -161,6 +173,8 @@ class ChromiumBrowser:
     `allowed_origins`: the only http origins the browser may reach (e.g. the task's local
     server); every other request goes to a closed proxy port and fails. The rule lives in
     Chromium's own proxy settings, so it holds whatever Python is doing.
+    `executable`: the program Playwright starts (a jail's wrapper of Chromium: `Jail.executable`);
+    `owner`: the (uid, gid) it runs as, given the downloads folder.
     `downloads`: the folder where Chromium itself saves downloads (e.g. the workspace's
     `Downloads/`, so the SDK terminal sees them), under the name the server suggests
     (" (1)" added on a clash), with no dialog and no Python in the loop; it is created
@@ -169,11 +183,14 @@ class ChromiumBrowser:
 
     def __init__(self, display_env: dict[str, str], width: int, height: int, *, mode: str = "window",
                  scale: float = 1.0, touch: bool = False, allowed_origins: tuple[str, ...] = (),
-                 extra_flags: tuple[str, ...] = (), downloads: "os.PathLike | str | None" = None):
+                 extra_flags: tuple[str, ...] = (), downloads: "os.PathLike | str | None" = None,
+                 executable: str = CHROMIUM, owner: tuple[int, int] | None = None):
         if mode not in ("window", "app"):
             raise ValueError(f"browser mode must be 'window' or 'app', got {mode!r}")
         self.width, self.height, self.mode, self.scale, self.has_touch = width, height, mode, scale, touch
         self._env = display_env
+        self.executable = executable
+        self.owner = owner
         self._extra = list(extra_flags)
         self.allowed_origins = tuple(allowed_origins)
         self.downloads = os.fspath(downloads) if downloads is not None else None
@@ -200,7 +217,7 @@ class ChromiumBrowser:
         if self.has_touch:
             flags += ["--touch-events=enabled"]
         try:
-            self.browser = self._pw.chromium.launch(executable_path=CHROMIUM, headless=False,
+            self.browser = self._pw.chromium.launch(executable_path=self.executable, headless=False,
                                                     env=self._env, args=flags + self._extra)
         except Exception:
             _release_playwright()
@@ -251,7 +268,7 @@ class ChromiumBrowser:
         (it replaces Playwright's own setting, which keeps them in a temporary folder)."""
         if self.downloads is None:
             return
-        os.makedirs(self.downloads, exist_ok=True)
+        self._make_downloads()
         info = self.cdp().send("Target.getTargetInfo")["targetInfo"]
         # the setting lasts as long as the CDP session that made it: keep it open with the context
         self._download_cdp = self.browser.new_browser_cdp_session()
@@ -274,8 +291,9 @@ class ChromiumBrowser:
             self.context.clear_cookies()
             for origin in self.allowed_origins:
                 self.cdp().send("Storage.clearDataForOrigin", {"origin": origin, "storageTypes": "all"})
+            self._close_other_windows()
             if self.downloads is not None:  # the workspace may have been cleared since
-                os.makedirs(self.downloads, exist_ok=True)
+                self._make_downloads()
         if clock_time is not None and not self._clock_installed:
             # once per context: Playwright replays these calls in every new document, so
             # every page starts paused at the same time (`advance_clock` is not replayed).
@@ -288,9 +306,30 @@ class ChromiumBrowser:
         self.page.goto(url, wait_until=wait_until)
         if same_document and urlsplit(url).fragment:   # only the #hash changed: goto did not reload
             self.page.reload(wait_until=wait_until)
+        # back and forward lead nowhere: the episode starts with a history of its own page
+        self.cdp().send("Page.resetNavigationHistory")
         self._origin = None
         self._sentinels = 0
         return self.page
+
+    def _make_downloads(self) -> None:
+        os.makedirs(self.downloads, exist_ok=True)
+        if self.owner is not None:
+            os.chown(self.downloads, *self.owner)
+
+    def _close_other_windows(self) -> None:
+        """Close every page but the env's: windows the agent opened (ctrl+n opens one outside the
+        env's browser context, which `context.pages` does not list) must not outlive the episode."""
+        bcdp = self.browser.new_browser_cdp_session()
+        try:
+            mine = self.cdp().send("Target.getTargetInfo")["targetInfo"]["targetId"]
+            for target in bcdp.send("Target.getTargets")["targetInfos"]:
+                # (the browser's own UI pages, chrome://*.top-chrome/, stay)
+                if target["type"] == "page" and target["targetId"] != mine and ".top-chrome" not in target["url"]:
+                    with contextlib.suppress(Exception):
+                        bcdp.send("Target.closeTarget", {"targetId": target["targetId"]})
+        finally:
+            bcdp.detach()
 
     def set_clock(self, now: str | float) -> None:
         """Run the page's clock from `now` (an ISO local time "YYYY-MM-DDTHH:MM:SS" or ms since

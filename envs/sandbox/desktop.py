@@ -17,14 +17,15 @@ import os
 import shlex
 import shutil
 import subprocess
-import tempfile
 import time
 from dataclasses import dataclass
 from pathlib import Path
 from urllib.parse import urlsplit
 
 from .browser import BASE_FLAGS, CHROMIUM
-from .processes import children, kill_group, kill_pid, marked, spawn
+from .jail import Jail, kill_uid
+from .processes import cmdline, descendants, kill_group, kill_pid, marked
+from .workspace import snapshot_files
 
 #: the root window colour (a muted blue-grey), 0xRRGGBB
 #: the mark in every desktop session process's environment (its runtime folder), to find what left the tree
@@ -96,31 +97,39 @@ def _assets() -> Path:
 class Desktop:
     """The session around the apps on one display; `start()` once per env, `close()` at the end.
 
-    `env()` is the environment every app gets: HOME and the XDG folders in the
-    episode's home, the private session bus, GSettings in a keyfile
+    Every process of the session and every app runs in the env's `jail` (its uid, its view of
+    the files, its network namespace; see `hybridgym.sandbox.jail`), and so does every program
+    they start: a command typed into the terminal, an app launched from the panel.
+    `env()` is the environment every app gets, and nothing else: HOME and the XDG folders in
+    the episode's home, the private session bus, GSettings in a keyfile
     (`~/.config/glib-2.0/settings/keyfile`), no accessibility bus, GTK animations off.
     """
 
-    def __init__(self, display_name: str, home: Path, allowed_origins: tuple[str, ...] = ()):
-        self.display_name, self.home, self.allowed_origins = display_name, Path(home), tuple(allowed_origins)
-        self.runtime = Path(tempfile.mkdtemp(prefix="hybridgym-desktop-"))
-        os.chmod(self.runtime, 0o700)
+    def __init__(self, display_name: str, jail: "Jail", allowed_origins: tuple[str, ...] = ()):
+        self.display_name, self.jail, self.allowed_origins = display_name, jail, tuple(allowed_origins)
+        self.home = Path(jail.home)
+        self.runtime = Path(jail.run)
         self.bus_address = f"unix:path={self.runtime / 'bus'}"
         self._procs: dict[str, subprocess.Popen] = {}
 
     def env(self, **extra: str) -> dict[str, str]:
-        env = dict(os.environ)
-        env.pop("WAYLAND_DISPLAY", None)
         home = self.home
-        env.update(DISPLAY=self.display_name, HOME=str(home), XDG_CONFIG_HOME=str(home / ".config"),
-                   XDG_CACHE_HOME=str(home / ".cache"), XDG_DATA_HOME=str(home / ".local/share"),
-                   XDG_CONFIG_DIRS=f"{_assets() / 'xdg-config'}:/etc/xdg", XDG_RUNTIME_DIR=str(self.runtime),
-                   DBUS_SESSION_BUS_ADDRESS=self.bus_address, GSETTINGS_BACKEND="keyfile",
-                   NO_AT_BRIDGE="1", GTK_A11Y="none", GTK_OVERLAY_SCROLLING="0",
-                   LANG=env.get("LANG") or "C.UTF-8")
+        env = self.jail.env(
+            DISPLAY=self.display_name, XDG_CONFIG_HOME=str(home / ".config"),
+            XDG_CACHE_HOME=str(home / ".cache"), XDG_DATA_HOME=str(home / ".local/share"),
+            XDG_CONFIG_DIRS=f"{_assets() / 'xdg-config'}:/etc/xdg", XDG_RUNTIME_DIR=str(self.runtime),
+            DBUS_SESSION_BUS_ADDRESS=self.bus_address, GSETTINGS_BACKEND="keyfile",
+            NO_AT_BRIDGE="1", GTK_A11Y="none", GTK_OVERLAY_SCROLLING="0",
+            LANG=os.environ.get("LANG") or "C.UTF-8")
         env[SESSION_VAR] = str(self.runtime)
         env.update(extra)
         return env
+
+    def spawn(self, argv: list[str], env: dict[str, str], cwd: "os.PathLike | str | None" = None) -> subprocess.Popen:
+        """Start a program of the session in the jail (the display, the session bus, the
+        desktop's settings and the desktop browser policy in its view)."""
+        return self.jail.spawn(argv, env, display=self.display_name, ro_binds=(str(_assets()),),
+                               policy="desktop", cwd=cwd or self.home)
 
     def prepare_home(self, name: str) -> None:
         """Create what the app needs in the home before it starts (the home is emptied at every reset)."""
@@ -152,7 +161,7 @@ class Desktop:
     def _spawn(self, key: str, argv: list[str]) -> None:
         # the session's own processes keep their state out of the episode's home
         env = self.env(HOME=str(self.runtime), XDG_CACHE_HOME=str(self.runtime / "cache"))
-        self._procs[key] = spawn(argv, env, self.home)
+        self._procs[key] = self.spawn(argv, env)
 
     def _write_panel_config(self) -> Path:
         """assets/desktop/tint2rc plus one launcher per app (a .desktop file running its argv)."""
@@ -183,14 +192,38 @@ class Desktop:
         p = self._procs.get("panel")
         return p is not None and p.poll() is None
 
+    def session_pids(self) -> set[int]:
+        """The session's own processes (bus, window manager, panel, what the bus started),
+        with their jail wrappers."""
+        keep: set[int] = set()
+        for key in ("dbus", "openbox"):
+            p = self._procs.get(key)
+            if p is not None:
+                keep |= {p.pid, *descendants(p.pid)}
+        panel = self._procs.get("panel")
+        if panel is not None:   # the panel and its jail's init, not what it launched
+            keep.add(panel.pid)
+            for pid in descendants(panel.pid):
+                if Path(cmdline(pid).split(" ", 1)[0]).name in ("tint2", "bwrap"):
+                    keep.add(pid)
+        return keep
+
     def launched_from_panel(self) -> list[int]:
-        """Pids of the programs the panel started (children of tint2)."""
-        p = self._procs.get("panel")
-        return children(p.pid) if p is not None else []
+        """Pids of the programs the panel started."""
+        panel = self._procs.get("panel")
+        if panel is None:
+            return []
+        keep = self.session_pids()
+        return [p for p in descendants(panel.pid) if p not in keep]
 
     def kill_launched(self) -> None:
-        for pid in self.launched_from_panel():
-            kill_pid(pid)
+        """Stop every program of the jail but the session's: apps, what the panel launched, what
+        a terminal started (detached, re-parented or not)."""
+        if self.jail.privileged:
+            kill_uid(self.jail.uid, keep=self.session_pids())
+        else:
+            for pid in self.launched_from_panel():
+                kill_pid(pid)
 
     def close(self) -> None:
         self.kill_launched()
@@ -201,26 +234,16 @@ class Desktop:
         # services the bus started (xfconfd for Ristretto) detach from it: find them by their environment
         for pid in marked(SESSION_VAR, str(self.runtime)):
             kill_pid(pid)
-        shutil.rmtree(self.runtime, ignore_errors=True)
+        if self.jail.privileged:
+            kill_uid(self.jail.uid)
 
 
 def home_snapshot(home: Path, skip: tuple[str, ...] = (".cache", ".local", ".dbus"),
                   max_bytes: int = 1 << 20) -> dict[str, bytes]:
-    """Every regular file of a home (relative path -> bytes, like `Workspace.snapshot`), without
-    descending into the app caches in `skip` (a browser profile alone is thousands of files);
-    `.config` is kept: settings tasks read it."""
-    out: dict[str, bytes] = {}
-    home = Path(home)
-    for dirpath, dirnames, filenames in os.walk(home):
-        if Path(dirpath) == home:
-            dirnames[:] = [d for d in dirnames if d not in skip]
-        for name in filenames:
-            full = Path(dirpath) / name
-            if full.is_symlink() or not full.is_file():
-                continue
-            with open(full, "rb") as f:
-                out[full.relative_to(home).as_posix()] = f.read(max_bytes)
-    return out
+    """Every regular file of a home (relative path -> bytes, like `Workspace.snapshot`, bounded
+    the same way), without descending into the app caches in `skip` (a browser profile alone is
+    thousands of files); `.config` is kept: settings tasks read it."""
+    return snapshot_files(Path(home), skip, max_bytes)
 
 
 def _wait_for(pred, timeout: float, error: str) -> None:

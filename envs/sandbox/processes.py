@@ -123,3 +123,35 @@ def cmdline(pid: int) -> str:
             return f.read().replace(b"\0", b" ").decode(errors="replace").strip()
     except OSError:
         return ""
+
+
+def uid_processes(uid: int) -> list[int]:
+    """Live processes whose real uid is `uid` (a jail's programs)."""
+    out = []
+    for p in pids():
+        try:
+            with open(f"/proc/{p}/status") as f:
+                for line in f:
+                    if line.startswith("Uid:"):
+                        if int(line.split()[1]) == uid and not is_gone(p):
+                            out.append(p)
+                        break
+        except (OSError, ValueError):
+            continue
+    return out
+
+
+def kill_all(pids_of, timeout: float = 3.0) -> None:
+    """SIGKILL what `pids_of()` returns until it returns nothing (a fork in flight is caught by
+    the next pass), for at most `timeout` seconds."""
+    deadline = time.monotonic() + timeout
+    while time.monotonic() < deadline:
+        left = [p for p in pids_of() if p != os.getpid()]
+        if not left:
+            return
+        for p in left:
+            try:
+                os.kill(p, signal.SIGKILL)
+            except (ProcessLookupError, PermissionError):
+                pass
+        time.sleep(0.005)

@@ -1,16 +1,18 @@
-"""The SDK terminal: shell commands under bubblewrap, with the workspace writable, the rest read-only, no network, a time limit and an output cap."""
+"""The SDK terminal: shell commands in the env's jail (`hybridgym.sandbox.jail`): the jail's uid,
+the workspace writable and the system read-only, no network, limits on processes, memory and CPU
+time, a time limit and an output cap."""
 
 from __future__ import annotations
 
 import os
 import selectors
-import shutil
 import signal
 import subprocess
 import time
 from dataclasses import dataclass
 from pathlib import Path
 
+from .jail import _LAUNCH_ENV, Jail
 from .processes import kill_group, spawn
 
 
@@ -21,14 +23,18 @@ class ShellResult:
     timed_out: bool
     truncated: bool
     seconds: float
+    limit: int = 64 * 1024  # the output cap in bytes
 
     def render(self) -> str:
         """The text an agent sees."""
         text = self.output
         if self.truncated:
-            text += "\n[output truncated]"
+            text += f"\n[output truncated at {self.limit} bytes]"
         if self.timed_out:
             text += "\n[command killed at the time limit]"
+        elif self.exit_code in (137, -9):
+            text += (f"\n[exit code {self.exit_code}: killed; a command may use at most the shell's limits "
+                     "of processes, memory and CPU time]")
         elif self.exit_code:
             text += f"\n[exit code {self.exit_code}]"
         return text
@@ -53,34 +59,28 @@ class OutputCap:
 
 
 class BubblewrapShell:
-    """Runs one command per call in a fresh bubblewrap sandbox rooted at `workspace`."""
+    """Runs one command per call in a fresh bubblewrap sandbox of `jail` rooted at `workspace`
+    (the jail's home): its own pid namespace, so nothing a command starts outlives it.
 
-    def __init__(self, workspace: Path, *, timeout: float = 30.0, max_output: int = 64 * 1024,
+    network: the command joins the env's network namespace (reaches the task's server only);
+    by default it has no network at all.
+    """
+
+    def __init__(self, workspace: Path, *, jail: "Jail", timeout: float = 30.0, max_output: int = 64 * 1024,
                  network: bool = False, env: dict[str, str] | None = None):
-        self.bwrap = shutil.which("bwrap")
-        if self.bwrap is None:
-            raise RuntimeError("bubblewrap (bwrap) is not installed; run the set-up script (.ci/setup)")
         self.workspace = Path(workspace)
+        self.jail = jail
         self.timeout, self.max_output, self.network = timeout, max_output, network
-        self.env = {"PATH": "/usr/local/bin:/usr/bin:/bin", "HOME": str(self.workspace),
-                    "LANG": "C.UTF-8", "TERM": "dumb", **(env or {})}
+        self.env = jail.env(HOME=str(self.workspace), TERM="dumb", **(env or {}))
 
     def argv(self, command: str) -> list[str]:
-        ws = str(self.workspace)
-        args = [self.bwrap, "--ro-bind", "/", "/", "--dev", "/dev", "--proc", "/proc",
-                "--tmpfs", "/tmp", "--tmpfs", "/run", "--bind", ws, ws, "--chdir", ws,
-                "--unshare-pid", "--unshare-ipc", "--unshare-uts", "--die-with-parent",
-                "--new-session", "--clearenv"]
-        for k, v in self.env.items():
-            args += ["--setenv", k, v]
-        if not self.network:
-            args.append("--unshare-net")
-        return args + ["--", "/bin/bash", "-c", command]
+        return self.jail.argv(["/bin/bash", "-c", command], self.env, shell=True, network=self.network,
+                              cwd=self.workspace)
 
     def run(self, command: str, timeout: float | None = None) -> ShellResult:
         limit = self.timeout if timeout is None else timeout
         start = time.monotonic()
-        proc = spawn(self.argv(command), stdout=subprocess.PIPE, stderr=subprocess.STDOUT)
+        proc = spawn(self.argv(command), _LAUNCH_ENV, "/", stdout=subprocess.PIPE, stderr=subprocess.STDOUT)
         out, timed_out = OutputCap(self.max_output), False
         sel = selectors.DefaultSelector()
         sel.register(proc.stdout, selectors.EVENT_READ)
@@ -102,4 +102,4 @@ class BubblewrapShell:
             kill_group(proc, signal.SIGKILL, grace=5)
             proc.stdout.close()
         code = None if timed_out else proc.returncode
-        return ShellResult(code, out.text(), timed_out, out.truncated, time.monotonic() - start)
+        return ShellResult(code, out.text(), timed_out, out.truncated, time.monotonic() - start, self.max_output)

@@ -13,6 +13,7 @@ import copy
 import json
 import mimetypes
 import sys
+import socket
 import threading
 from dataclasses import dataclass, field
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
@@ -373,10 +374,24 @@ class AppServer:
 
             do_GET = do_HEAD = do_POST = do_PUT = do_DELETE = _answer
 
-        self._httpd = _QuietServer(("127.0.0.1", 0), Handler)
-        self._httpd.daemon_threads = True
-        self._thread = threading.Thread(target=self._httpd.serve_forever, name="hybridgym-appserver", daemon=True)
-        self._thread.start()
+        self._handler = Handler
+        self._servers: list[tuple[_QuietServer, threading.Thread]] = []
+        self._httpd = self._start(_QuietServer(("127.0.0.1", 0), Handler))
+
+    def _start(self, httpd: "_QuietServer") -> "_QuietServer":
+        httpd.daemon_threads = True
+        thread = threading.Thread(target=httpd.serve_forever, name="hybridgym-appserver", daemon=True)
+        thread.start()
+        self._servers.append((httpd, thread))
+        return httpd
+
+    def serve(self, sock: socket.socket) -> None:
+        """Answer on one more listening socket too (the env's jail reaches the server through a
+        socket of its network namespace: `Jail.listen(server.port)`)."""
+        httpd = _QuietServer(sock.getsockname(), self._handler, bind_and_activate=False)
+        httpd.socket.close()
+        httpd.socket = sock
+        self._start(httpd)
 
     def respond(self, method: str, url: str, headers: dict[str, str], body: bytes = b"") -> Response:
         """The answer to one request (`url`: its path and query, as sent)."""
@@ -446,14 +461,20 @@ class AppServer:
             backend.reset()
 
     @property
+    def port(self) -> int:
+        return self._httpd.server_address[1]
+
+    @property
     def origin(self) -> str:
-        return f"http://127.0.0.1:{self._httpd.server_address[1]}"
+        return f"http://127.0.0.1:{self.port}"
 
     def url(self, path: str = "/", **query: object) -> str:
         q = "&".join(f"{k}={v}" for k, v in query.items())
         return f"{self.origin}/{path.lstrip('/')}" + (f"?{q}" if q else "")
 
     def close(self) -> None:
-        self._httpd.shutdown()
-        self._httpd.server_close()
-        self._thread.join(timeout=5)
+        for httpd, thread in self._servers:
+            httpd.shutdown()
+            httpd.server_close()
+            thread.join(timeout=5)
+        self._servers.clear()

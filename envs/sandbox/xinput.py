@@ -95,6 +95,21 @@ class XTestInput:
             xtest.fake_input(self._d, X.ButtonRelease, b)
         self.sync()
 
+    def release_all(self) -> None:
+        """Release every key and pointer button the X server holds down (a key the agent left
+        pressed with key_down must not reach the next episode)."""
+        keymap = self._d.query_keymap()
+        for byte, bits in enumerate(keymap):
+            for bit in range(8):
+                if bits >> bit & 1:
+                    xtest.fake_input(self._d, X.KeyRelease, byte * 8 + bit)
+        mask = self._d.screen().root.query_pointer().mask
+        for button, flag in ((1, X.Button1Mask), (2, X.Button2Mask), (3, X.Button3Mask),
+                             (4, X.Button4Mask), (5, X.Button5Mask)):
+            if mask & flag:
+                xtest.fake_input(self._d, X.ButtonRelease, button)
+        self.sync()
+
     # -- keyboard --------------------------------------------------------
     def _keycode(self, keysym: int) -> tuple[int, bool]:
         """(keycode, needs shift) for a keysym, mapping a scratch keycode if needed."""
