@@ -93,13 +93,14 @@ def computer_attacks(listener: Listener) -> dict[str, tuple[bool, str]]:
         r["400 sparse files blow up the checker's snapshot"] = (total > 256 << 20, f"{total >> 20} MB read")
         env.reset(seed=4)
         hostfile = Path(f"/root/hg-gui-probe-{os.getpid()}")
-        out = gui_terminal(env, f"echo pwned > {hostfile}; id -u; env | grep -c HYBRIDGYM_ATTACK_TOKEN; "
+        out = gui_terminal(env, f"echo pwned > {hostfile} 2>/dev/null; echo UID=$(id -u); "
+                                f"echo TOKEN=$(env | grep -c {SECRET}); "
                                 f"(exec 3<>/dev/tcp/127.0.0.1/{listener.port}) 2>/dev/null && echo OPEN")
         r["GUI terminal writes a host file"] = (hostfile.exists(), "")
         hostfile.unlink(missing_ok=True)
-        r["GUI terminal runs as root"] = (out.split()[:1] == ["0"], out.split()[:1])
-        r["GUI terminal sees the owner's environment"] = (len(out.split()) > 1 and out.split()[1] != "0", "")
-        r["GUI terminal reaches a host port"] = ("OPEN" in out, "")
+        r["GUI terminal runs as root"] = ("UID=0\n" in out, out.split("UID=")[-1].split()[0] if "UID=" in out else "")
+        r["GUI terminal sees the owner's environment"] = ("TOKEN=0" not in out, "")
+        r["GUI terminal reaches a host port"] = ("OPEN" in out or listener.hits > 0, "")
         gui_terminal(env, "setsid xterm -T escapee & echo started")
         time.sleep(1)
         env.reset(seed=5)
@@ -130,6 +131,7 @@ def browser_attacks() -> dict[str, tuple[bool, str]]:
         r["browser shows file:///etc/passwd"] = ("root:x:0" in bar("file:///etc/passwd"), "")
         r["browser lists file:///tmp/"] = ("hybridgym" in bar("file:///tmp/"), "")
         r["browser shows chrome://version"] = ("Command Line" in bar("chrome://version"), "")
+        env.reset(seed=2)   # on the app's own page
         before = page().title()
         bar("javascript:document.title='pwned-by-url';void 0")
         r["a javascript: URL runs in the app's origin"] = (page().title() == "pwned-by-url", before)
@@ -137,8 +139,17 @@ def browser_attacks() -> dict[str, tuple[bool, str]]:
         env.step({"action_type": "click", "x": 640, "y": 500})
         env.step({"action_type": "hotkey", "keys": ["f12"]})
         env.step({"action_type": "wait", "seconds": 1.5})
+        cdp = env.unwrapped.sandbox.browser.browser.new_browser_cdp_session()
+        urls = [t["url"] for t in cdp.send("Target.getTargets")["targetInfos"]]
+        cdp.detach()
         titles = [w["title"] for w in env.unwrapped.sandbox.windows()]
-        r["F12 opens DevTools"] = (any("DevTools" in t for t in titles) or len(titles) > 1, str(titles)[:80])
+        r["F12 opens DevTools"] = (any(u.startswith("devtools://") for u in urls) or any("DevTools" in t for t in titles),
+                                   str([u for u in urls if u.startswith("devtools")])[:80])
+        env.reset(seed=2)
+        t = time.monotonic()
+        ok, err = step_ok(env, [{"action_type": "wait", "seconds": 10}] * 12)
+        took = time.monotonic() - t
+        r["one step of 12 waits of 10 s sleeps them all (no step budget)"] = (ok and took > 100, f"{took:.1f} s; {err[:60]}")
         env.reset(seed=3)
         env.step({"action_type": "click", "x": 640, "y": 500})
         env.step({"action_type": "hotkey", "keys": ["ctrl", "n"]})
@@ -177,10 +188,6 @@ def crash_attacks() -> dict[str, tuple[bool, str]]:
         r["a 400-digit coordinate raises out of step"] = (not ok, err[:80])
         ok, err = step_ok(env, {"action_type": "click", "x": 10 ** 400, "y": 5})
         r["x=10**400 in a dict raises out of step"] = (not ok, err[:80])
-        t = time.monotonic()
-        ok, err = step_ok(env, [{"action_type": "wait", "seconds": 10}] * 12)
-        took = time.monotonic() - t
-        r["one step of 12 waits of 10 s sleeps them all (no step budget)"] = (ok and took > 100, f"{took:.1f} s; {err[:60]}")
     finally:
         env.close()
     return r

@@ -172,8 +172,8 @@ class Sandbox:
         """Close what the browser shows over its page (a dialog such as "DevTools not allowed on
         this page", a menu, the omnibox's list): Escape, and a wait until the page saw it. Such a
         dialog belongs to the window, not the page, and would survive the next episode's load."""
-        if self.browser is None or self.browser.page is None:
-            return
+        if self.browser is None or self.browser.page is None or self.browser.page_has_focus():
+            return   # the page has the keys: nothing of the browser's is open over it
         self.input.hotkey(("esc",))
         try:
             self.browser.flush_input(self.input, max_frames=10)

@@ -320,7 +320,8 @@ class ChromiumBrowser:
     def _close_other_windows(self) -> None:
         """Close every page but the env's: windows the agent opened (ctrl+n opens one outside the
         env's browser context, which `context.pages` does not list) must not outlive the episode."""
-        bcdp = self.browser.new_browser_cdp_session()
+        own = self._download_cdp is None
+        bcdp = self.browser.new_browser_cdp_session() if own else self._download_cdp
         try:
             mine = self.cdp().send("Target.getTargetInfo")["targetInfo"]["targetId"]
             for target in bcdp.send("Target.getTargets")["targetInfos"]:
@@ -329,7 +330,16 @@ class ChromiumBrowser:
                     with contextlib.suppress(Exception):
                         bcdp.send("Target.closeTarget", {"targetId": target["targetId"]})
         finally:
-            bcdp.detach()
+            if own:
+                bcdp.detach()
+
+    def page_has_focus(self) -> bool:
+        """Whether the page has the keyboard focus (not the address bar, a menu or a dialog of
+        the browser's, nor another window)."""
+        try:
+            return bool(self.page.evaluate("document.hasFocus()"))
+        except PlaywrightError:
+            return False
 
     def set_clock(self, now: str | float) -> None:
         """Run the page's clock from `now` (an ISO local time "YYYY-MM-DDTHH:MM:SS" or ms since

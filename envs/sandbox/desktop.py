@@ -24,7 +24,7 @@ from urllib.parse import urlsplit
 
 from .browser import BASE_FLAGS, CHROMIUM
 from .jail import Jail, kill_uid
-from .processes import cmdline, descendants, kill_group, kill_pid, marked
+from .processes import cmdline, descendants_in, kill_group, kill_pid, marked, table
 from .workspace import snapshot_files
 
 #: the root window colour (a muted blue-grey), 0xRRGGBB
@@ -192,18 +192,19 @@ class Desktop:
         p = self._procs.get("panel")
         return p is not None and p.poll() is None
 
-    def session_pids(self) -> set[int]:
+    def session_pids(self, procs: dict | None = None) -> set[int]:
         """The session's own processes (bus, window manager, panel, what the bus started),
-        with their jail wrappers."""
+        with their jail wrappers; `procs`: a `processes.table()` to read (else one is made)."""
+        procs = table() if procs is None else procs
         keep: set[int] = set()
         for key in ("dbus", "openbox"):
             p = self._procs.get(key)
             if p is not None:
-                keep |= {p.pid, *descendants(p.pid)}
+                keep |= {p.pid, *descendants_in(procs, p.pid)}
         panel = self._procs.get("panel")
         if panel is not None:   # the panel and its jail's init, not what it launched
             keep.add(panel.pid)
-            for pid in descendants(panel.pid):
+            for pid in descendants_in(procs, panel.pid):
                 if Path(cmdline(pid).split(" ", 1)[0]).name in ("tint2", "bwrap"):
                     keep.add(pid)
         return keep
@@ -213,17 +214,21 @@ class Desktop:
         panel = self._procs.get("panel")
         if panel is None:
             return []
-        keep = self.session_pids()
-        return [p for p in descendants(panel.pid) if p not in keep]
+        procs = table()
+        keep = self.session_pids(procs)
+        return [p for p in descendants_in(procs, panel.pid) if p not in keep]
 
     def kill_launched(self) -> None:
         """Stop every program of the jail but the session's: apps, what the panel launched, what
         a terminal started (detached, re-parented or not)."""
-        if self.jail.privileged:
-            kill_uid(self.jail.uid, keep=self.session_pids())
-        else:
+        if not self.jail.privileged:
             for pid in self.launched_from_panel():
                 kill_pid(pid)
+            return
+        procs = table()
+        keep = self.session_pids(procs)
+        if any(uid == self.jail.uid and p not in keep for p, (_, _, uid) in procs.items()):
+            kill_uid(self.jail.uid, keep=keep)   # (it looks again until nothing is left: forks in flight)
 
     def close(self) -> None:
         self.kill_launched()

@@ -142,8 +142,8 @@ def uid_processes(uid: int) -> list[int]:
 
 
 def kill_all(pids_of, timeout: float = 3.0) -> None:
-    """SIGKILL what `pids_of()` returns until it returns nothing (a fork in flight is caught by
-    the next pass), for at most `timeout` seconds."""
+    """SIGKILL what `pids_of()` returns, wait until those are gone, and look again (a fork in
+    flight is caught by the next pass) until it returns nothing, for at most `timeout` seconds."""
     deadline = time.monotonic() + timeout
     while time.monotonic() < deadline:
         left = [p for p in pids_of() if p != os.getpid()]
@@ -154,4 +154,41 @@ def kill_all(pids_of, timeout: float = 3.0) -> None:
                 os.kill(p, signal.SIGKILL)
             except (ProcessLookupError, PermissionError):
                 pass
-        time.sleep(0.005)
+        while time.monotonic() < deadline and not all(is_gone(p) for p in left):
+            time.sleep(0.002)
+
+
+def table() -> dict[int, tuple[str, int, int]]:
+    """Every live process in one pass over /proc: pid -> (state, parent pid, real uid)."""
+    out = {}
+    for p in pids():
+        try:
+            with open(f"/proc/{p}/status") as f:
+                state = ppid = uid = None
+                for line in f:
+                    if line.startswith("State:"):
+                        state = line.split()[1]
+                    elif line.startswith("PPid:"):
+                        ppid = int(line.split()[1])
+                    elif line.startswith("Uid:"):
+                        uid = int(line.split()[1])
+                        break
+        except (OSError, ValueError, IndexError):
+            continue
+        if state not in (None, "Z", "X") and ppid is not None and uid is not None:
+            out[p] = (state, ppid, uid)
+    return out
+
+
+def descendants_in(procs: dict[int, tuple[str, int, int]], pid: int) -> set[int]:
+    """Descendants of `pid` in a `table()`."""
+    kids: dict[int, list[int]] = {}
+    for p, (_, ppid, _) in procs.items():
+        kids.setdefault(ppid, []).append(p)
+    out, todo = set(), [pid]
+    while todo:
+        for c in kids.get(todo.pop(), []):
+            if c not in out:
+                out.add(c)
+                todo.append(c)
+    return out
