@@ -23,7 +23,7 @@ from .capture import XShmCapture
 from .desktop import APPS, Desktop, app_named
 from .display import XvfbDisplay
 from .errors import SandboxError
-from .jail import Jail, Limits
+from .jail import Jail, Limits, desktop_assets
 from .phone import ChromiumPhone, PhoneBackend, TouchActuator
 from .processes import kill_group
 from .shell import BubblewrapShell, ShellResult
@@ -321,5 +321,5 @@ class Sandbox:
 
 
 def _xdg_config() -> Path:
-    from ..assets import ASSETS
-    return ASSETS / "desktop" / "xdg-config"
+    """GTK's settings with animations off, where the jailed browser can read them."""
+    return desktop_assets() / "xdg-config"

@@ -23,7 +23,7 @@ from pathlib import Path
 from urllib.parse import urlsplit
 
 from .browser import BASE_FLAGS, CHROMIUM
-from .jail import Jail, kill_uid
+from .jail import Jail, desktop_assets, kill_uid
 from .processes import cmdline, descendants_in, kill_group, kill_pid, marked, table
 from .workspace import snapshot_files
 
@@ -117,7 +117,7 @@ class Desktop:
         env = self.jail.env(
             DISPLAY=self.display_name, XDG_CONFIG_HOME=str(home / ".config"),
             XDG_CACHE_HOME=str(home / ".cache"), XDG_DATA_HOME=str(home / ".local/share"),
-            XDG_CONFIG_DIRS=f"{_assets() / 'xdg-config'}:/etc/xdg", XDG_RUNTIME_DIR=str(self.runtime),
+            XDG_CONFIG_DIRS=f"{desktop_assets() / 'xdg-config'}:/etc/xdg", XDG_RUNTIME_DIR=str(self.runtime),
             DBUS_SESSION_BUS_ADDRESS=self.bus_address, GSETTINGS_BACKEND="keyfile",
             NO_AT_BRIDGE="1", GTK_A11Y="none", GTK_OVERLAY_SCROLLING="0",
             LANG=os.environ.get("LANG") or "C.UTF-8")
@@ -128,7 +128,7 @@ class Desktop:
     def spawn(self, argv: list[str], env: dict[str, str], cwd: "os.PathLike | str | None" = None) -> subprocess.Popen:
         """Start a program of the session in the jail (the display, the session bus, the
         desktop's settings and the desktop browser policy in its view)."""
-        return self.jail.spawn(argv, env, display=self.display_name, ro_binds=(str(_assets()),),
+        return self.jail.spawn(argv, env, display=self.display_name, ro_binds=(str(desktop_assets()),),
                                policy="desktop", cwd=cwd or self.home)
 
     def prepare_home(self, name: str) -> None:
@@ -154,7 +154,7 @@ class Desktop:
         self._spawn("dbus", ["dbus-daemon", "--session", "--nofork", "--nopidfile", f"--address={self.bus_address}"])
         _wait_for(lambda: (self.runtime / "bus").exists(), 5.0, "the D-Bus session bus did not start")
         self._set_background()
-        self._spawn("openbox", ["openbox", "--config-file", str(_assets() / "openbox-rc.xml")])
+        self._spawn("openbox", ["openbox", "--config-file", str(desktop_assets() / "openbox-rc.xml")])
         self._spawn("panel", ["tint2", "-c", str(self._write_panel_config())])
         return self
 

@@ -464,6 +464,24 @@ def owner_folder(name: str) -> Path:
     return _owner_folders[key]
 
 
+def desktop_assets() -> Path:
+    """The desktop's settings (assets/desktop: openbox's and GTK's configuration) as the jails
+    read them: a copy in a folder of this process's, since the checkout itself may lie where the
+    jails' uids cannot pass (under /root) and is no part of their view."""
+    target = owner_folder("assets") / "desktop"
+    if not target.is_dir():
+        from ..assets import ASSETS
+        tmp = target.with_name("desktop.part")
+        shutil.rmtree(tmp, ignore_errors=True)
+        shutil.copytree(ASSETS / "desktop", tmp)
+        for dirpath, dirnames, filenames in os.walk(tmp):
+            os.chmod(dirpath, 0o755)
+            for name in filenames:
+                os.chmod(os.path.join(dirpath, name), 0o644)
+        tmp.rename(target)
+    return target
+
+
 def browser_policy(home: Path, kind: str) -> dict:
     """Chromium's managed policy in a jail: no local files, no browser pages, no view-source or
     javascript: URLs, no incognito or guest windows, downloads into the workspace. "desktop"
