@@ -240,9 +240,9 @@ class HybridEnv(gym.Env):
         """Set up an episode of `task` in the sandbox: (params, set-up seconds, baseline state)."""
         params = task.draw(ep_seed)
         sb = self.sandbox
+        sb.input.release_all()                   # keys and buttons the agent left held
+        escape = sb.dismiss_browser_dialogs()    # the agent's dialogs and menus end with its episode
         sb.kill_apps()
-        sb.input.release_all()         # keys and buttons the agent left held
-        sb.dismiss_browser_dialogs()   # the agent's dialogs and menus end with its episode
         sb.workspace.clear()
         if sb.server is not None:
             sb.server.reset()
@@ -250,6 +250,7 @@ class HybridEnv(gym.Env):
         if sb.input.pointer != park:   # (the X pointer moves only through sb.input)
             sb.input.move(*park)
             sb.input.sync()
+        sb.dialogs_dismissed(escape)
         sb.shell.network = task.sdk_network
         t_setup = time.perf_counter()
         self.observer.before_setup(sb, task)

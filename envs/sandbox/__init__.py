@@ -168,16 +168,28 @@ class Sandbox:
         self._apps.append(proc)
         return proc
 
-    def dismiss_browser_dialogs(self) -> None:
+    def dismiss_browser_dialogs(self) -> int | None:
         """Close what the browser shows over its page (a dialog such as "DevTools not allowed on
-        this page", a menu, the omnibox's list): Escape, and a wait until the page saw it. Such a
-        dialog belongs to the window, not the page, and would survive the next episode's load."""
-        if self.browser is None or self.browser.page is None or self.browser.page_has_focus():
-            return   # the page has the keys: nothing of the browser's is open over it
+        this page", a menu, the omnibox's list): such a dialog belongs to the window, not the
+        page, and would survive the next episode's load. Presses Escape and the input barrier's
+        sentinel, and returns the sentinel's number for `dialogs_dismissed` (other work can go
+        on while the keys travel); None without a browser page."""
+        if self.browser is None or self.browser.page is None:
+            return None
         self.input.hotkey(("esc",))
         try:
-            self.browser.flush_input(self.input, max_frames=10)
-        except Exception:   # nothing reached the page within 10 frames: a dialog kept it; it is closed now
+            return self.browser.send_sentinel(self.input)
+        except Exception:   # a page gone meanwhile: the next load replaces it anyway
+            return None
+
+    def dialogs_dismissed(self, sentinel: int | None) -> None:
+        """Wait until the page saw the Escape of `dismiss_browser_dialogs` (at most 10 frames:
+        if a dialog kept the keys, Escape closed it and the page never sees them)."""
+        if sentinel is None or self.browser is None or self.browser.page is None:
+            return
+        try:
+            self.browser.sentinel_seen(sentinel, max_frames=10)
+        except Exception:
             pass
 
     def give_workspace(self) -> None:

@@ -333,14 +333,6 @@ class ChromiumBrowser:
             if own:
                 bcdp.detach()
 
-    def page_has_focus(self) -> bool:
-        """Whether the page has the keyboard focus (not the address bar, a menu or a dialog of
-        the browser's, nor another window)."""
-        try:
-            return bool(self.page.evaluate("document.hasFocus()"))
-        except PlaywrightError:
-            return False
-
     def set_clock(self, now: str | float) -> None:
         """Run the page's clock from `now` (an ISO local time "YYYY-MM-DDTHH:MM:SS" or ms since
         the epoch): Playwright's clock, installed once per context and running; later calls set
@@ -414,15 +406,25 @@ class ChromiumBrowser:
         trip once the page saw the input, or after `max_frames` without an error; its value
         is returned (the phone asks whether its apps are idle).
         """
-        self._sentinels += 1
-        xinput.hotkey(("pause",))  # in the default keymap: no remapping race
-        args = [self._sentinels, max_frames]
+        args = [self.send_sentinel(xinput), max_frames]
         if then is not None:
             return self.page.evaluate(f"([n, f]) => Promise.resolve(window.__hybridgymInputSeen(n, f)).then(() => {then})",
                                       args)
         if not self.page.evaluate("([n, f]) => window.__hybridgymInputSeen(n, f)", args):
             raise RuntimeError("the page did not receive the step's input (does it have keyboard focus?)")
         return None
+
+    def send_sentinel(self, xinput) -> int:
+        """Press Pause through X, the input barrier's sentinel (`flush_input` in two halves:
+        this, then `sentinel_seen`, with other work in between); returns its number."""
+        self._sentinels += 1
+        xinput.hotkey(("pause",))  # in the default keymap: no remapping race
+        return self._sentinels
+
+    def sentinel_seen(self, n: int, max_frames: int = 120) -> bool:
+        """Whether the page saw sentinel `n` (waiting up to `max_frames` real frames)."""
+        return bool(self.page.evaluate("([n, f]) => window.__hybridgymInputSeen ? window.__hybridgymInputSeen(n, f) : true",
+                                       [n, max_frames]))
 
     # Flushes a game's deferred drawing (hgKit.paint) and reads its canvas. A PNG of the
     # canvas is returned only when it is the whole picture: one canvas, at the window's corner
