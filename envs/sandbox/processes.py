@@ -85,18 +85,7 @@ def children(pid: int) -> list[int]:
 
 def descendants(pid: int | None = None) -> set[int]:
     """Live descendants of a process (default: this one)."""
-    kids: dict[int, list[int]] = {}
-    for p in pids():
-        st = _stat(p)
-        if st is not None and st[0] != "Z":
-            kids.setdefault(st[1], []).append(p)
-    out, todo = set(), [pid or os.getpid()]
-    while todo:
-        for c in kids.get(todo.pop(), []):
-            if c not in out:
-                out.add(c)
-                todo.append(c)
-    return out
+    return descendants_in(table(), pid or os.getpid())
 
 
 def marked(var: str, value: str) -> list[int]:
