@@ -40,8 +40,8 @@ class MiniWoBEnv(HybridEnv):
     FlightWoB a JSON object of the fields to book).
 
     ## Rewards
-    When the page ends the episode (core.endEpisode): MiniWoB's raw reward
-    `WOB_RAW_REWARD_GLOBAL`, in [-1, 1] (1 for a solved task; some tasks give partial
+    When the page ends the episode (core.endEpisode): MiniWoB's raw reward (the value its task code
+    handed to `core.endEpisode`, through a channel the page cannot rewrite), in [-1, 1] (1 for a solved task; some tasks give partial
     credit); `info["success"]` is raw reward > 0. 0 on other steps and at truncation.
 
     ## Starting State

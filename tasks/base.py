@@ -16,6 +16,7 @@ from typing import TYPE_CHECKING, Any, ClassVar, Iterator
 import numpy as np
 
 from hybridgym.reward import CheckResult
+from hybridgym.reward.answers import Answer
 
 if TYPE_CHECKING:
     from hybridgym.sandbox import Sandbox
@@ -56,6 +57,19 @@ class Episode:
     baseline: dict = field(default_factory=dict)   # state read right after setup
 
 
+class SplitRng(np.random.Generator):
+    """The generator `Task.draw` hands to `sample`: numpy's default generator for the seed (the
+    same stream as `np.random.default_rng(seed)`), which also knows the seed's split ("train" or
+    "test"), so that a task draws its names, products and dates from that split's own pool
+    (`kit.data.Pool`, `split_of`)."""
+
+    def __init__(self, seed: int, split: str):
+        if split not in ("train", "test"):
+            raise ValueError(f"split must be 'train' or 'test', got {split!r}")
+        super().__init__(np.random.PCG64(seed))
+        self.split = split
+
+
 class Task:
     """Subclass and fill in. Class attributes are the task's card."""
 
@@ -84,10 +98,10 @@ class Task:
         return {}
 
     def draw(self, seed: int) -> dict:
-        """Parameters of the instance a reset seed gives: `sample` on a generator of that seed.
-        A task whose train and test instances differ by more than the draw (MiniWoB's data mode)
-        overrides it."""
-        return self.sample(np.random.default_rng(seed))
+        """The parameters of the instance a reset seed gives: `sample` on a generator of that seed
+        that knows the seed's split (`SplitRng`). A task whose train and test instances differ by
+        more than the draw (MiniWoB's data mode) overrides it."""
+        return self.sample(SplitRng(seed, self.split(seed)))
 
     def split(self, seed: int) -> str:
         """"train" or "test": which split a reset seed belongs to."""
@@ -95,6 +109,19 @@ class Task:
 
     def instruction(self, params: dict) -> str:
         raise NotImplementedError
+
+    def expected_answer(self, params: dict) -> Answer | None:
+        """For a task whose success needs a final answer: what it expects (`reward.answers.Answer`),
+        computed from the parameters alone (the guessability gate and the test split read it for
+        thousands of seeds without a display); None for a task that asks for no answer."""
+        return None
+
+    def instance_key(self, params: dict) -> tuple:
+        """What makes two instances the same, for the test split's hold-out check: the instruction
+        and the expected answer. A task whose instruction does not name its instance (a game's
+        level) adds what does."""
+        expected = self.expected_answer(params)
+        return (self.instruction(params), None if expected is None else expected.key())
 
     def setup(self, sb: "Sandbox", params: dict) -> dict | None:
         """Prepare the sandbox: files, app records, pages, programs. May add to `params` what only

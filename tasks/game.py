@@ -16,11 +16,14 @@ The game's canvas, 800×600 (read with the clock advance, `CanvasClock`).
 
 ## Rewards
 The score's change at each step (`reward_mode = "score"`), read with the observation
-(`probe`); success is reaching the card's target. `normalized_score`: 0 = random agent,
+(`probe`) through a channel the page's scripts cannot rewrite (`SCORE_SCRIPT`: the game's
+own `window.hybridgym`, kept and frozen before any page script runs); a page other than the
+game's own ends the episode with a score of 0. Success is reaching the card's target. `normalized_score`: 0 = random agent,
 100 = scripted player (tasks/game_baselines.json, from benchmarks/bench_games.py).
 
 ## Starting State
-A new game seeded from the reset seed, its clock at 0 and paused.
+A new game seeded from the reset seed (level seeds: even for training reset seeds, odd for
+test ones, so no test level is a training level), its clock at 0 and paused.
 
 ## Episode End
 Game over, `finished(...)`, or the card's step budget.
@@ -35,14 +38,33 @@ import json
 from pathlib import Path
 from types import ModuleType
 from typing import ClassVar, Iterator
+from urllib.parse import urlsplit
+
+from playwright.sync_api import Error as PlaywrightError
 
 from hybridgym.reward import CheckResult
 from hybridgym.reward.checkers import score_at_least
 
 from .base import Outcome, Task, register_task
+from .kit.data import split_of
 from .players import discover
 
 NOOP = {"action_type": "wait", "seconds": 0}
+
+# The score channel, run in every document before any of its own scripts (`require_script`): the
+# first object the game assigns to `window.hybridgym` (assets/games/_kit.js `api`, whose functions
+# read the game's own closure) is kept, frozen; later assignments, redefinitions and writes to its
+# fields do nothing. The probe reads only through it, with no page global of its own (`Number`,
+# `Boolean` may be rewritten by the page).
+SCORE_SCRIPT = """
+(() => {
+  const freeze = Object.freeze;
+  let api;
+  Object.defineProperty(window, 'hybridgym', { configurable: false, enumerable: true,
+    get() { return api; },
+    set(v) { if (api === undefined && v !== null && typeof v === 'object') api = freeze(v); } });
+})();
+"""
 BASELINES_FILE = Path(__file__).with_name("game_baselines.json")
 
 
@@ -56,7 +78,7 @@ class GameTask(Task):
 
     suite = "game"
     reward_mode = "score"
-    probe = "{score: Number(hybridgym.score()), over: Boolean(hybridgym.gameOver())}"
+    probe = "[+hybridgym.score(), !!hybridgym.gameOver()]"
     player: ClassVar[ModuleType]
     card: ClassVar[dict]
 
@@ -73,35 +95,62 @@ class GameTask(Task):
         return self.card["target"]
 
     def sample(self, rng) -> dict:
-        return {"seed": int(rng.integers(0, 2**31 - 1))}
+        # the game's level seed: even for training seeds, odd for test seeds (disjoint by construction)
+        return {"seed": 2 * int(rng.integers(0, 2**30 - 1)) + (split_of(rng) == "test")}
 
     def instruction(self, params: dict) -> str:
         return self.card["instruction"]
 
+    def instance_key(self, params: dict) -> tuple:
+        return (self.instruction(params), params["seed"])
+
     def setup(self, sb, params: dict) -> None:
         query = {"seed": params["seed"], **self.card.get("query", {})}
+        sb.browser.require_script(SCORE_SCRIPT)
         sb.browser.load(sb.server.url(f"/{self.game}/index.html", **query), clock_time=0)
         sb.browser.page.wait_for_function("window.hybridgym && window.hybridgym.ready === true", timeout=10000)
 
+    def on_game_page(self, sb) -> bool:
+        """Whether the browser still shows this game's page (another page's `hybridgym` is not the game's)."""
+        page = sb.browser.page
+        if page is None:
+            return False
+        here, game = urlsplit(page.url), urlsplit(sb.server.url(f"/{self.game}/index.html"))
+        return (here.scheme, here.netloc, here.path) == (game.scheme, game.netloc, game.path)
+
     def read_state(self, sb, params: dict) -> dict:
-        return sb.browser.page.evaluate("({score: hybridgym.score(), gameOver: hybridgym.gameOver(), "
+        if not self.on_game_page(sb):
+            return {"score": 0, "gameOver": True, "state": None, "left": sb.browser.page.url if sb.browser.page else None}
+        return sb.browser.page.evaluate("({score: +hybridgym.score(), gameOver: !!hybridgym.gameOver(), "
                                         "state: hybridgym.state()})")
 
     def score(self, sb) -> float:
-        return float(sb.browser.page.evaluate("hybridgym.score()"))
+        try:
+            return float(sb.browser.page.evaluate("+hybridgym.score()")) if self.on_game_page(sb) else 0.0
+        except PlaywrightError:   # the page is being left: no game, no score
+            return 0.0
 
     def ended(self, sb, state: dict | None = None) -> bool:
-        return bool(sb.browser.page.evaluate("hybridgym.gameOver()"))
+        try:
+            return not self.on_game_page(sb) or bool(sb.browser.page.evaluate("!!hybridgym.gameOver()"))
+        except PlaywrightError:
+            return True
 
     def progress(self, sb, probed=None) -> tuple[float, bool]:
-        if probed is None:
+        """(score, over), read through the score channel; a page other than the game's ends the
+        game with a score of 0 (whatever that page says)."""
+        if not self.on_game_page(sb):
+            return 0.0, True
+        if not isinstance(probed, list) or len(probed) != 2:
             return super().progress(sb)
-        return float(probed["score"]), bool(probed["over"])
+        return float(probed[0]), bool(probed[1])
 
     def normalized_score(self, score: float) -> float | None:
         return normalized_score(self.game, score)
 
     def check(self, state: dict, params: dict, outcome: Outcome, baseline: dict) -> CheckResult:
+        if state.get("left"):
+            return CheckResult.failed(f"the browser left the game's page (it shows {str(state['left'])[:80]})")
         return score_at_least(state["score"], self.target)
 
     def discrete_actions(self) -> list[dict]:

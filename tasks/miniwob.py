@@ -16,9 +16,13 @@ The whole 1280×800 screen; the instruction is MiniWoB's utterance (`core.getUtt
 for FlightWoB a JSON object of the fields to book).
 
 ## Rewards
-When the page ends the episode (core.endEpisode): MiniWoB's raw reward
-`WOB_RAW_REWARD_GLOBAL`, in [-1, 1]; success is raw reward > 0. The env reads whether the
-page ended the episode with each observation (`MiniWoBTask.probe`).
+When the page ends the episode (core.endEpisode): MiniWoB's raw reward (the value the task's
+own code hands to `core.endEpisode`), in [-1, 1]; success is raw reward > 0. It comes through
+a channel the page's scripts cannot rewrite (`EPISODE_SCRIPT`, run before any of them): the
+page's first `core.endEpisode`, wrapped, records the outcome of the episode the env started
+(a per-episode nonce) in a closure; MiniWoB's `WOB_*` globals are not read. An outcome counts
+only from the task's own page: leaving it (another URL, a `data:` page) ends the episode with
+reward 0. The env reads the outcome with each observation (`MiniWoBTask.probe`).
 
 ## Starting State
 The page's episode restarted with `Math.seedrandom(<seed drawn from the reset seed>)` and
@@ -31,7 +35,9 @@ When the page ends the episode, on `finished(...)`/`call_user()`, or at the step
 (15, or 30 for long tasks).
 
 ## Version History
-* v0: first version (miniwob==1.1.0 pages).
+* v0: first version (miniwob==1.1.0 pages). The reward channel (above) replaced reading the
+  page's `WOB_*` globals without a version bump: an honest episode gets the same reward, only
+  rewards the page never computed (written globals, another page's) are refused.
 """
 
 from __future__ import annotations
@@ -39,10 +45,14 @@ from __future__ import annotations
 import importlib.util
 import mimetypes
 import re
+import secrets
 from pathlib import Path
 from typing import Iterator
+from urllib.parse import urlsplit
 
 import numpy as np
+
+from playwright.sync_api import Error as PlaywrightError
 
 from hybridgym.reward import CheckResult
 from hybridgym.sandbox import Request, Response
@@ -76,9 +86,43 @@ _LONG_TASKS = ("book-flight", "buy-ticket", "choose-date", "click-checkboxes-lar
                "social-media", "terminal", "text-editor", "tic-tac-toe", "use-colorwheel-2")
 SHORT_STEPS, LONG_STEPS = 15, 30
 
-# The page's episode state: whether it ended, its rewards and the reason
-_STATE = ("({done: WOB_DONE_GLOBAL, env_reward: WOB_REWARD_GLOBAL, "
-          "raw_reward: WOB_RAW_REWARD_GLOBAL, reason: WOB_REWARD_REASON})")
+# The reward channel, run in every document before any of its own scripts (`require_script`).
+# MiniWoB's core.js starts with `var core = {}` and then assigns `core.endEpisode = ...`: the
+# first object assigned to `window.core` is kept (later assignments do nothing) and its first
+# `endEpisode` is kept too, behind a wrapper that records the episode's outcome in this closure
+# when the env armed the episode (`__hybridgymArm`, called by the env's start script) and the
+# episode was still running. The outcome is read with `__hybridgymOutcome()` (a frozen object, or
+# null while the episode runs). Nothing the page's scripts write afterwards reaches it: not
+# WOB_REWARD_GLOBAL / WOB_DONE_GLOBAL (no longer read), not a new `core` or `core.endEpisode`,
+# not the two functions (non-writable, non-configurable).
+EPISODE_SCRIPT = """
+(() => {
+  const define = Object.defineProperty, freeze = Object.freeze, Num = Number, Str = String;
+  let coreObj, realEnd, armed = null, outcome = null;
+  function end(reward, timeProportional, reason) {
+    const running = coreObj.EP_TIMER !== null;
+    const result = realEnd.apply(this, arguments);
+    if (running && armed !== null && outcome === null) {
+      outcome = freeze({ nonce: armed, raw: Num(reward) || 0, reward: Num(window.WOB_REWARD_GLOBAL) || 0,
+                         reason: reason === undefined || reason === null ? null : Str(reason) });
+    }
+    return result;
+  }
+  define(window, 'core', { configurable: false, enumerable: true,
+    get() { return coreObj; },
+    set(v) {
+      if (coreObj !== undefined || v === null || typeof v !== 'object') return;
+      coreObj = v;
+      define(v, 'endEpisode', { configurable: false, enumerable: true,
+        get() { return realEnd === undefined ? undefined : end; },
+        set(fn) { if (realEnd === undefined && typeof fn === 'function') realEnd = fn; } });
+    } });
+  define(window, '__hybridgymArm', { configurable: false, writable: false, enumerable: false,
+    value: nonce => { armed = Str(nonce); outcome = null; } });
+  define(window, '__hybridgymOutcome', { configurable: false, writable: false, enumerable: false,
+    value: () => outcome });
+})();
+"""
 
 # Runs in the page at every reset. Restarts MiniWoB's episode exactly as its own Selenium env
 # does (endEpisode(0), Math.seedrandom, setDataMode, startEpisodeReal), with the wall-clock
@@ -86,10 +130,10 @@ _STATE = ("({done: WOB_DONE_GLOBAL, env_reward: WOB_REWARD_GLOBAL, "
 # starts, the 10-s timer is cleared and core.EP_TIMER holds a non-null token (endEpisode still
 # takes the episode's one reward), and the countdown display is stopped. Resolves once the task
 # says it is ready (flight pages load an iframe) and a frame with the new episode was drawn.
-# Returns {utterance, waited (for the task to be ready), state (as _STATE)}, or null, doing
+# Returns {utterance, waited (for the task to be ready)}, or null, doing
 # nothing, if the page is not a MiniWoB page any more: the env reloads it.
 _START_JS = """
-async ([seed, mode]) => {
+async ([seed, mode, nonce]) => {
   if (typeof core === 'undefined' || !core.cover_div) return null;
   if (!core.__hybridgymUntimed) {
     const start = core.startEpisodeReal;
@@ -102,6 +146,7 @@ async ([seed, mode]) => {
     core.__hybridgymUntimed = true;
   }
   core.endEpisode(0);          // ends a running episode (a no-op after a finished one)
+  __hybridgymArm(nonce);       // the outcome channel now waits for this episode's end
   Math.seedrandom(seed);
   core.setDataMode(mode);
   core.startEpisodeReal();
@@ -114,12 +159,9 @@ async ([seed, mode]) => {
   }
   await new Promise(r => requestAnimationFrame(() => setTimeout(r, 0)));
   const u = core.getUtterance();
-  return {utterance: typeof u === 'string' ? u : u.utterance, waited,
-          state: %s};
+  return {utterance: typeof u === 'string' ? u : u.utterance, waited};
 }
-""" % _STATE
-
-_STATE_JS = "() => " + _STATE
+"""
 
 
 
@@ -237,12 +279,14 @@ class MiniWoBTask(Task):
 
     `draw` gives the seed for the page's `Math.seedrandom` and the data mode of the reset
     seed's split; `setup` shows the page and restarts its episode (the instruction,
-    `core.getUtterance()`, goes to `params["utterance"]`); the state is MiniWoB's own reward
-    globals; `check` is success when the raw reward is positive, with the raw reward as the reward.
+    `core.getUtterance()`, goes to `params["utterance"]`) under a fresh nonce; the state is the
+    outcome the page's own `core.endEpisode` reported through the reward channel
+    (`EPISODE_SCRIPT`), taken only from the task's own page and only for this episode's nonce;
+    `check` is success when the raw reward is positive, with the raw reward as the reward.
     """
 
     suite = "miniwob"
-    probe = "!!WOB_DONE_GLOBAL"   # read with every observation: whether the page ended the episode
+    probe = "__hybridgymOutcome()"   # read with every observation: the episode's outcome, or null
 
     def __init__(self, name: str, page: str):
         self.name, self.page = name, page
@@ -259,15 +303,20 @@ class MiniWoBTask(Task):
     def instruction(self, params: dict) -> str:
         return params["utterance"]
 
+    def instance_key(self, params: dict) -> tuple:
+        return (self.name, params["mode"], params["seed"])
+
     def setup(self, sb, params: dict) -> dict:
         """Serve the package's pages, show the task's page (kept if it is already shown and
-        alone), restart its episode (MiniWoB's seed and data mode) and read its instruction;
-        returns the page's state, read in the same round trip."""
+        alone, and has the reward channel), restart its episode (MiniWoB's seed and data mode,
+        a new nonce) and read its instruction; returns the state (the episode runs)."""
         sb.server.route(MOUNT, serve_package(package_html()))
-        br, url = sb.browser, sb.server.url(MOUNT + self.page)
-        if br.page is None or br.page.is_closed() or br.page.url != url or len(br.context.pages) != 1:
+        br, url = sb.browser, self.url(sb)
+        new_channel = br.require_script(EPISODE_SCRIPT)
+        if new_channel or br.page is None or br.page.is_closed() or br.page.url != url or len(br.context.pages) != 1:
             self.load_page(sb)
-        args = [params["seed"], params["mode"]]
+        params["nonce"] = secrets.token_hex(8)
+        args = [params["seed"], params["mode"], params["nonce"]]
         started = br.page.evaluate(_START_JS, args)
         if started is None:   # the last episode left the page unusable: reload it
             self.load_page(sb)
@@ -275,28 +324,52 @@ class MiniWoBTask(Task):
         params["utterance"] = started["utterance"] or f"(MiniWoB task {self.id} gave no instruction)"
         if started["waited"]:   # a task that took time to get ready may have drawn frames on the way
             sb.capture.settle(quiet=0.005, max_wait=1.5, poll=0.001)
-        return started["state"]
+        return {"done": False, "outcome": None}
+
+    def url(self, sb) -> str:
+        return sb.server.url(MOUNT + self.page)
+
+    def on_task_page(self, sb) -> bool:
+        """Whether the browser still shows the task's own page (the agent may have gone elsewhere:
+        another page's scripts are not the task's and do not count)."""
+        page = sb.browser.page
+        return page is not None and urlsplit(page.url)._replace(fragment="") == urlsplit(self.url(sb))._replace(fragment="")
 
     def load_page(self, sb) -> None:
         """(Re)load the task's page in a fresh browser context state."""
-        page = sb.browser.load(sb.server.url(MOUNT + self.page))
+        page = sb.browser.load(self.url(sb))
         page.wait_for_function("typeof core !== 'undefined' && !!core.cover_div", timeout=10_000)
 
     def read_state(self, sb, params: dict) -> dict:
-        return sb.browser.page.evaluate(_STATE_JS)
+        if not self.on_task_page(sb):
+            return {"done": False, "outcome": None, "left": sb.browser.page.url if sb.browser.page else None}
+        outcome = sb.browser.page.evaluate("() => __hybridgymOutcome()")
+        if not isinstance(outcome, dict) or outcome.get("nonce") != params.get("nonce"):
+            return {"done": False, "outcome": None}
+        return {"done": True, "outcome": outcome}
 
     def check(self, state: dict, params: dict, outcome: Outcome, baseline: dict) -> CheckResult:
+        if state.get("left"):
+            return CheckResult.failed(f"the browser left the task's page (it shows {str(state['left'])[:80]})", 0.0)
         if not state.get("done"):
             return CheckResult.failed("the MiniWoB episode has not ended", 0.0)
-        raw = float(state.get("raw_reward") or 0.0)
-        msg = f"MiniWoB reward {raw:+.2f}" + (f" ({state['reason']})" if state.get("reason") else "")
-        return CheckResult(raw > 0, raw, msg, {"env_reward": state.get("env_reward")})
+        got = state["outcome"]
+        raw = float(got.get("raw") or 0.0)
+        msg = f"MiniWoB reward {raw:+.2f}" + (f" ({got['reason']})" if got.get("reason") else "")
+        return CheckResult(raw > 0, raw, msg, {"env_reward": got.get("reward")})
 
     def ended(self, sb, state: dict | None = None) -> bool:
-        return bool(sb.browser.page.evaluate("WOB_DONE_GLOBAL"))
+        if not self.on_task_page(sb):
+            return True
+        try:
+            return sb.browser.page.evaluate("() => __hybridgymOutcome()") is not None
+        except PlaywrightError:   # a navigation is under way: the next step's observation tells where it led
+            return False
 
     def progress(self, sb, probed=None) -> tuple[float, bool]:
-        return 0.0, bool(probed) if probed is not None else self.ended(sb)
+        if probed is None:
+            return 0.0, self.ended(sb)
+        return 0.0, bool(probed) or not self.on_task_page(sb)
 
     def oracle(self, sb, params: dict) -> Iterator:
         if self.name not in ORACLES:

@@ -203,6 +203,7 @@ class ChromiumBrowser:
         self._origin: tuple[float, float] | None = None
         self._clock_installed = False
         self._sentinels = 0
+        self._scripts: list[str] = []
 
     def start(self) -> "ChromiumBrowser":
         self._pw = _playwright()
@@ -248,6 +249,8 @@ class ChromiumBrowser:
         else:
             ctx = self.browser.new_context(no_viewport=True)
         ctx.add_init_script(_REAL_FRAME_SCRIPT)
+        for script in self._scripts:
+            ctx.add_init_script(script)
         self.context = ctx
         self._clock_installed = False
         self.page = ctx.new_page()
@@ -262,6 +265,18 @@ class ChromiumBrowser:
             bcdp.send("Browser.setWindowBounds", {"windowId": win, "bounds": {"windowState": "fullscreen"}})
             bcdp.detach()
         self._route_downloads()
+
+    def require_script(self, script: str) -> bool:
+        """Run `script` in every document of this browser before any of the page's own scripts
+        (a task's trusted channel: see tasks/miniwob.py and tasks/game.py), from the next document
+        on, in this context and every later one. Returns whether it is new: then a page already
+        shown does not have it yet and must be loaded again."""
+        if script in self._scripts:
+            return False
+        self._scripts.append(script)
+        if self.context is not None:
+            self.context.add_init_script(script)
+        return True
 
     def _route_downloads(self) -> None:
         """Let Chromium save this context's downloads straight into `self.downloads`
