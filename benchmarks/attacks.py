@@ -40,7 +40,7 @@ def step_ok(env, action) -> tuple[bool, str]:
 def computer_attacks(listener: Listener) -> dict[str, tuple[bool, str]]:
     from hybridgym.computer import ComputerEnv
     os.environ["HYBRIDGYM_ATTACK_TOKEN"] = SECRET
-    env = ComputerEnv(task="computer.hybrid-count-errors-v0", max_steps=100_000)
+    env = ComputerEnv(task="computer.hybrid-count-errors-v1", max_steps=100_000)
     env.reset(seed=1)
     r: dict[str, tuple[bool, str]] = {}
     try:
@@ -114,7 +114,7 @@ def computer_attacks(listener: Listener) -> dict[str, tuple[bool, str]]:
 
 def browser_attacks() -> dict[str, tuple[bool, str]]:
     from hybridgym.browser import BrowserEnv
-    env = BrowserEnv(task="browser.files-csv-total-sdk-v0", max_steps=100_000)
+    env = BrowserEnv(task="browser.files-csv-total-sdk-v1", max_steps=100_000)
     env.reset(seed=1)
     r: dict[str, tuple[bool, str]] = {}
     page = lambda: env.unwrapped.sandbox.browser.page   # noqa: E731
@@ -197,7 +197,7 @@ def sigkill_attack() -> dict[str, tuple[bool, str]]:
     script = textwrap.dedent("""
         import json, time
         from hybridgym.browser import BrowserEnv
-        env = BrowserEnv(task="browser.files-csv-total-sdk-v0")
+        env = BrowserEnv(task="browser.files-csv-total-sdk-v1")
         env.reset(seed=0)
         sb = env.unwrapped.sandbox
         print(json.dumps({"xvfb": sb.display.pid, "ws": str(sb.workspace.root)}), flush=True)

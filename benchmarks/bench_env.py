@@ -31,7 +31,7 @@ CASES = {
     "browser": ("browser.todo-add-v0",
                 [("selector", "#title"), ("selector", "h2")],      # focus the field, blur it
                 ("selector", "header h1")),
-    "mobile": ("mobile.contact-add-v0",
+    "mobile": ("mobile.contact-add-v1",
                [("selector", "#icon-contacts"), ("selector", "#nav-back")],  # open the app, go back
                ("selector", "#sb-time")),
     "game": ("game.snake-v0", None, None),                        # the scripted player's keys

@@ -24,7 +24,7 @@ import gymnasium as gym
 import hybridgym  # noqa: F401  (registers the envs)
 from bench_env import tree_pss_mb
 
-TASK = "mobile.contact-add-v0"
+TASK = "mobile.contact-add-v1"
 
 
 def timed(fn) -> float:

@@ -571,7 +571,7 @@ def main() -> None:
     p.add_argument("--game", type=int, default=20_000, help="game env steps (0: skip)")
     p.add_argument("--browser", type=int, default=2_000, help="browser env steps (0: skip)")
     p.add_argument("--game-task", default="game.2048-v0")
-    p.add_argument("--browser-task", default="browser.files-csv-total-sdk-v0")
+    p.add_argument("--browser-task", default="browser.files-csv-total-sdk-v1")
     p.add_argument("--seed", type=int, default=0)
     p.add_argument("--report-every", type=int, default=1000, help="progress line every N env steps")
     p.add_argument("--out", help="write the results as JSON here (e.g. benchmarks/results/fuzz_actions.json)")

@@ -80,6 +80,8 @@ def cmd_bench(args) -> int:
         return 2
     seeds = list(range(args.seed, args.seed + args.episodes))
     results = []
+    if args.out:
+        Path(args.out).parent.mkdir(parents=True, exist_ok=True)
     out = open(args.out, "w") if args.out else None
     envs = _envs_for(sorted({t.suite for t in tasks}))
     try:
@@ -141,7 +143,8 @@ def main(argv=None) -> int:
     pb = sub.add_parser("bench", help="score agents on suites; one JSON line per episode")
     pb.add_argument("--suite", help="computer, browser, mobile, game or miniwob (default: all)")
     pb.add_argument("--task", help="only this task id")
-    pb.add_argument("--agent", default="oracle,random,noop", help="comma-separated: oracle, random, noop")
+    pb.add_argument("--agent", default="oracle,random,noop,adversary",
+                    help="comma-separated: oracle, random, noop, adversary (or adversary:<cheat>)")
     pb.add_argument("--episodes", type=int, default=1, help="episodes per task and agent")
     pb.add_argument("--seed", type=int, default=0, help="first seed")
     pb.add_argument("--out", help="JSON-lines file")

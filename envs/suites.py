@@ -19,7 +19,7 @@ from .observers import CanvasClock, Observer, PageFrame, PhoneIdle, ScreenSettle
 class Suite:
     """One suite: what every env of it stands on.
 
-    name: the suite's name (tasks' ids start with it: "browser.shop-checkout-v0").
+    name: the suite's name (tasks' ids start with it: "browser.shop-checkout-v1").
     gym_id: the id of the env that draws a task of the suite at each reset.
     entry_point: the env class ("module:Class"), whose docstring is the suite's manual.
     screen: (width, height) of the display in pixels (the screenshot's size).

@@ -34,7 +34,8 @@ def admin_state_changed(before: Mapping[str, Any], after: Mapping[str, Any], *,
 
     users: {user id: {field: value}} for edited users (other fields and users unchanged);
     invited: the fields of the one user that must have been added;
-    settings: {section: {key: value}} (multi-line values compare as sets of lines);
+    settings: {section: {key: value}} (multi-line values compare as sets of lines); every key
+    not named here must be exactly as before (no case or whitespace changes);
     permissions: {group: [permission ids]} for the groups whose rights must change.
     """
     users, settings, permissions = users or {}, settings or {}, permissions or {}
@@ -67,8 +68,12 @@ def admin_state_changed(before: Mapping[str, Any], after: Mapping[str, Any], *,
         for key, was in values.items():
             now = after["settings"][section][key]
             target = want.get(key, was)
-            same = _lines(now) == _lines(target) if "\n" in f"{was}{target}{now}" or key in (
-                "allowed_domains", "ip_allowlist") else _eq(now, target)
+            if key not in want:   # a key the task did not ask about: exactly as it was
+                same = now == was
+            elif "\n" in f"{was}{target}{now}" or key in ("allowed_domains", "ip_allowlist"):
+                same = _lines(now) == _lines(target)
+            else:
+                same = _eq(now, target)
             if not same:
                 if key in want:
                     return CheckResult.failed(f"setting {section}.{key} is {now!r}, expected {target!r}")

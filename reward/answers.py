@@ -10,7 +10,8 @@ agent's text with `match_answer`. The policy, the same for every task:
 - **number**: the answer states exactly one number (digits with thousands separators, or a
   number word up to twenty), equal to the truth within `rel_tol`. Words around it are allowed
   ("3 photos", "1,400 km", "I spent $42.50 in March 2026"): dates ("March 2026", "2026-03-14") and times are
-  not counted as numbers, nor numbers the instruction itself states (`context`). A currency
+  not counted as numbers, nor numbers that echo the instruction (`context`: "12 of the 30 users"
+  for "How many of the 30 users ...", a number with a word beside it as the instruction has them). A currency
   symbol or code other than the declared `currency` fails, and so does a second number
   ("41 or 42", a list of every candidate).
 - **date**: the answer is one date, parsed explicitly (ISO 2026-03-14, "14 March 2026",
@@ -93,9 +94,13 @@ _DATE_PHRASES = [
     re.compile(r"\b\d{4}-\d{1,2}-\d{1,2}\b"),
     re.compile(rf"\b\d{{1,2}}(?:st|nd|rd|th)?\s+(?:of\s+)?{_MONTH_RE}(?:,?\s+\d{{4}})?\b"),
     re.compile(rf"\b{_MONTH_RE}\s+\d{{1,2}}(?:st|nd|rd|th)?\b(?:,?\s+\d{{4}}\b)?"),
+    re.compile(r"\b\d{1,2}:\d{2}(?::\d{2})?\s*(?:am|pm)?\b"),
+]
+# a month or a year named as the time of something ("in March 2026", "during 2025"): not the answer's
+# number, unless nothing else is ("born in 1950" answers a year question)
+_PERIOD_PHRASES = [
     re.compile(rf"\b{_MONTH_RE}\s+\d{{4}}\b"),
     re.compile(r"\bq[1-4]\s+\d{4}\b"),
-    re.compile(r"\b\d{1,2}:\d{2}(?::\d{2})?\s*(?:am|pm)?\b"),
     re.compile(r"\b(?:in|of|during|since|until|for)\s+(?:19|20)\d{2}\b"),
 ]
 # digits with thousands separators (1,234,567 / 1 234 / 1’234) or plain, with a decimal part
@@ -113,23 +118,55 @@ def _numbers(text: str) -> list[float]:
     return out
 
 
-def _strip_dates(text: str) -> str:
-    for pat in _DATE_PHRASES:
+def _strip_dates(text: str, periods: bool = True) -> str:
+    for pat in _DATE_PHRASES + (_PERIOD_PHRASES if periods else []):
         text = pat.sub(" ", text)
     return text
 
 
-def stated_numbers(answer: str, context: str = "") -> list[float]:
-    """The distinct numbers an answer states, as the policy counts them (dates and times left out,
-    and numbers the `context` states left out when more than one remains)."""
-    text = unicodedata.normalize("NFKC", answer).casefold().replace("’", "'")
+def _tokens(text: str) -> list[str]:
+    return re.findall(r"[a-z]+|\d+(?:\.\d+)?", text)
+
+
+def _is_number(token: str) -> bool:
+    return token[0].isdigit() or token in _NUMBER_WORDS
+
+
+def _echoes(text: str, context: str) -> set[float]:
+    """Numbers of `text` that echo the context: the number with a word beside it, as the context
+    has them ("of the 30 users" for "How many of the 30 users ..."), not a number alone."""
+    ctx = _tokens(context)
+    pairs = set(zip(ctx, ctx[1:]))
+    toks = _tokens(text)
+    out = set()
+    for i, t in enumerate(toks):
+        if not _is_number(t):
+            continue
+        beside = ([(toks[i - 1], t)] if i > 0 else []) + ([(t, toks[i + 1])] if i + 1 < len(toks) else [])
+        if any(p in pairs for p in beside):
+            out.add(float(t) if t[0].isdigit() else float(_NUMBER_WORDS[t]))
+    return out
+
+
+def _clean(text: str) -> str:
+    text = unicodedata.normalize("NFKC", text).casefold().replace("’", "'")
     text = re.sub(r"(?<=\d),(?=\d{3}\b)", "", text)
     # a currency mark glued to the number is not part of it
-    text = re.sub(r"([$€£¥])(?=\s*\d)", r"\1 ", text)
-    nums = list(dict.fromkeys(_numbers(_strip_dates(text))))
+    return re.sub(r"([$€£¥])(?=\s*\d)", r"\1 ", text)
+
+
+def stated_numbers(answer: str, context: str = "") -> list[float]:
+    """The distinct numbers an answer states, as the policy counts them: dates and times left out,
+    and, when more than one remains, those that echo the `context` (a number with a word beside
+    it as the context has them)."""
+    text = _strip_dates(_clean(answer))
+    nums = list(dict.fromkeys(_numbers(text)))
+    if not nums:
+        text = _strip_dates(_clean(answer), periods=False)
+        nums = list(dict.fromkeys(_numbers(text)))
     if len(nums) > 1 and context:
-        known = set(_numbers(_strip_dates(unicodedata.normalize("NFKC", context).casefold())))
-        rest = [n for n in nums if n not in known]
+        echoed = _echoes(text, _strip_dates(_clean(context)))
+        rest = [n for n in nums if n not in echoed]
         nums = rest if rest else nums
     return nums
 

@@ -1,4 +1,4 @@
-"""Checkers of the computer suite: pure functions of a home folder's files (path -> bytes), archives, app config files and declined answers.
+"""Checkers of the computer suite: pure functions of a home folder's files (path -> bytes), archives, app config files and declining (`call_user()`).
 
 A home snapshot is `Workspace.snapshot()`: every regular file, relative path ->
 bytes. App state the apps write by themselves (`.config/`, `.cache/`,
@@ -9,12 +9,11 @@ one config file it asks about.
 from __future__ import annotations
 
 import io
-import re
 import tarfile
 import zipfile
 from typing import Mapping, Sequence
 
-from .checkers import CheckResult, checker, normalize_text
+from .checkers import CheckResult, checker
 
 #: folders of app state under HOME, written by the apps themselves
 APP_STATE_PREFIXES = (".config/", ".cache/", ".local/", ".dbus/")
@@ -98,11 +97,13 @@ def _member_name(name: str) -> str:
 
 @checker
 def archive_holds(files: Mapping[str, bytes], path: str, expected: Mapping[str, bytes],
-                  kind: str | None = None) -> CheckResult:
+                  kind: str | None = None, prefixes: Sequence[str] | None = None) -> CheckResult:
     """The archive at `path` holds exactly the `expected` files (member path -> bytes).
 
     kind: "zip" or "tar.gz" to require that format (gzip-compressed tar), None for any.
-    Member paths may all sit under one common folder (e.g. `reports/a.txt` for `a.txt`).
+    prefixes: None: member paths may all sit under one common folder (e.g. `reports/a.txt` for
+    `a.txt`); else the folder prefixes allowed ("" for none, "q1/" , "Reports/q1/"): every member
+    must carry the same one of them. Directory entries and leading "./" do not count.
     """
     if path not in files:
         return CheckResult.failed(f"{path} does not exist")
@@ -115,7 +116,14 @@ def archive_holds(files: Mapping[str, bytes], path: str, expected: Mapping[str, 
         members = archive_members(data)
     except ValueError as e:
         return CheckResult.failed(f"{path}: {e}")
-    if set(members) != set(expected):
+    if prefixes is not None:
+        for prefix in sorted(prefixes, key=len, reverse=True):
+            if members and all(m.startswith(prefix) for m in members):
+                stripped = {m[len(prefix):]: b for m, b in members.items()}
+                if set(stripped) == set(expected):
+                    members = stripped
+                    break
+    elif set(members) != set(expected):
         tops = {m.split("/", 1)[0] for m in members}
         if len(tops) == 1 and all("/" in m for m in members):
             members = {m.split("/", 1)[1]: b for m, b in members.items()}
@@ -149,6 +157,49 @@ def config_value(data: bytes | None, section: str, key: str) -> str | None:
     return value
 
 
+def config_items(data: bytes | None) -> dict[tuple[str, str], str]:
+    """Every `[section] key = value` of an INI-style config (later entries win, quotes removed); {} for None."""
+    if data is None:
+        return {}
+    out: dict[tuple[str, str], str] = {}
+    current = ""
+    for raw in data.decode("utf-8", "replace").splitlines():
+        line = raw.strip()
+        if not line or line[0] in "#;":
+            continue
+        if line.startswith("[") and line.endswith("]"):
+            current = line[1:-1].strip()
+        elif "=" in line:
+            k, v = line.split("=", 1)
+            v = v.strip()
+            if len(v) >= 2 and v[0] == v[-1] and v[0] in "'\"":
+                v = v[1:-1]
+            out[(current, k.strip())] = v
+    return out
+
+
+@checker
+def config_only_changed(before: Mapping[str, bytes], after: Mapping[str, bytes], path: str,
+                        asked: Sequence[tuple[str, str]] = (), defaults: bytes | None = None,
+                        ignore_sections: Sequence[str] = (), ignore_keys: Sequence[tuple[str, str]] = ()
+                        ) -> CheckResult:
+    """Every key of the config file at `path` other than the `asked` (section, key) pairs has the value it
+    had before: its baseline value, else (the app had not written it yet) its value in the app's
+    `defaults` (a config file as the app writes it untouched); a key in neither must not appear.
+    Sections starting with one of `ignore_sections` and the `ignore_keys` (window sizes, the session,
+    what the app records of its own state) are not compared. "Turn every option on" fails here."""
+    base = {**config_items(defaults), **config_items(before.get(path))}
+    now = config_items(after.get(path))
+    skip = set(asked) | set(ignore_keys)
+    changed = sorted(f"[{sec}] {key}" for (sec, key), v in now.items()
+                     if (sec, key) not in skip and not any(sec.startswith(x) for x in ignore_sections)
+                     and (base.get((sec, key)) is None or base[(sec, key)].casefold() != v.casefold()))
+    if changed:
+        return CheckResult.failed(f"{path}: settings that were not asked for changed: {changed[:6]}"
+                                  + (f" (+{len(changed) - 6} more)" if len(changed) > 6 else ""), changed=changed)
+    return CheckResult.passed(f"{path}: no other setting changed")
+
+
 @checker
 def config_is(files: Mapping[str, bytes], path: str, section: str, key: str, expected: str) -> CheckResult:
     """The config file at `path` sets `[section] key` to `expected` (case-insensitive)."""
@@ -160,31 +211,14 @@ def config_is(files: Mapping[str, bytes], path: str, section: str, key: str, exp
     return CheckResult.passed(f"[{section}] {key} = {got} in {path}")
 
 
-_DECLINE = re.compile(
-    r"\b(cannot|can ?not|can't|unable|impossible|infeasible|not possible|no such|not installed|not available|"
-    r"unavailable|doesn't exist|does not exist|don't exist|do not exist|isn't installed|not supported|unsupported|"
-    r"doesn't (?:have|support|offer)|does not (?:have|support|offer)|no (?:option|way|feature|setting))\b")
-
-
-def declined(answer: str | None, called_user: bool) -> bool:
-    """Whether the agent ended the episode saying the task cannot be done: it handed back with
-    `call_user()` (`called_user`, with or without a message), or its answer states it. No answer
-    (the episode ran out) and an empty `finished()` are not."""
-    if called_user:
-        return True
-    if answer is None:
-        return False
-    return bool(_DECLINE.search(normalize_text(answer).replace("’", "'")))
-
-
 @checker
-def declined_and_unchanged(answer: str | None, called_user: bool, before: Mapping[str, bytes],
-                           after: Mapping[str, bytes], watch: Sequence[str] = ()) -> CheckResult:
-    """An infeasible task: the agent said it cannot be done (`declined`) and changed no user file
-    (nor the app config files in `watch`)."""
-    if not declined(answer, called_user):
-        return CheckResult.failed("the task cannot be done as asked; the agent should have said so "
-                                  f"(call_user() or finished(content='... cannot ...')), answer {answer!r}")
+def declined_and_unchanged(called_user: bool, before: Mapping[str, bytes], after: Mapping[str, bytes],
+                           watch: Sequence[str] = ()) -> CheckResult:
+    """An infeasible request: the agent handed back with `call_user()` (the one action that declines;
+    no text of a `finished()` answer counts) and changed no user file (nor the app config files in
+    `watch`)."""
+    if not called_user:
+        return CheckResult.failed("the task cannot be done as asked; the agent should have handed back with call_user()")
     intact = expected_tree(before, after, {})
     if not intact.success:
         return intact

@@ -124,18 +124,14 @@ def collections_changed(before: Mapping[str, Rows], after: Mapping[str, Rows],
     return CheckResult.passed(f"exactly the expected changes ({what})")
 
 
-@checker
 def answer_in(answer: str | None, truths: Sequence[str]) -> CheckResult:
-    """The agent's answer is one of the accepted forms (compared with `same_value`)."""
-    if answer is None or not answer.strip():
-        return CheckResult.failed("no answer given (finish with finished(content='...'))")
-    if any(same_value(answer.strip(), t) for t in truths):
-        return CheckResult.passed(f"answer {answer!r} is right")
-    return CheckResult.failed(f"answer {answer[:80]!r} is not {truths[0]!r}")
+    """The agent's answer is one of the accepted forms: `match_answer` on a text `Answer` (the first truth,
+    the others as its aliases). A thin wrapper kept for old callers."""
+    from .answers import Answer, match_answer
+    return match_answer(answer, Answer(truths[0], "text", aliases=tuple(truths[1:])))
 
 
-@checker
 def answer_time(answer: str | None, hhmm: str) -> CheckResult:
-    """The answer is the time `hhmm` ("HH:MM"), with or without the hour's leading zero ("09:05", "9:05")."""
-    h, m = hhmm.split(":")
-    return answer_in(answer, [hhmm, f"{int(h)}:{m}"])
+    """The answer is the time `hhmm` ("HH:MM"): `match_answer` on a time `Answer` ("9:05", "09:05", "9:05 am")."""
+    from .answers import Answer, match_answer
+    return match_answer(answer, Answer(hhmm, "time"))

@@ -1,59 +1,49 @@
-"""Checkers of the information-seeking and file-sharing browser tasks: answers against a computed truth, downloads, file records."""
+"""Checkers of the file-sharing browser tasks: downloads (exactly the asked files), the rest of the workspace, file records.
+
+Answers are judged by `reward.answers.match_answer`."""
 
 from __future__ import annotations
 
-import re
 from typing import Any, Mapping, Sequence
 
-from .checkers import CheckResult, checker, normalize_text
-
-_NUMBER = re.compile(r"-?\d+(?:\.\d+)?")
-
-
-def _plain(text: str) -> str:
-    t = normalize_text(text)
-    t = re.sub(r"^(the|a|an)\s+", "", t)
-    return t.strip(" \"'“”‘’")
-
-
-@checker
-def research_answer(answer: str | None, truth: str | int | float, numeric: bool = False,
-                    rel_tol: float = 0.0) -> CheckResult:
-    """The final answer states the truth.
-
-    numeric: the answer holds exactly one distinct number (thousands separators and units
-    allowed, e.g. "1,400 km") within `rel_tol` of the truth. Text: equal after case folding,
-    whitespace, a leading article, quotes and trailing punctuation are normalized away.
-    """
-    if answer is None or not answer.strip():
-        return CheckResult.failed("no answer given (finish with finished(content='...'))")
-    if numeric:
-        nums = {float(n) for n in _NUMBER.findall(re.sub(r"(?<=\d),(?=\d{3})", "", answer))}
-        if len(nums) != 1:
-            return CheckResult.failed(f"answer {answer[:80]!r} must hold exactly one number, found {len(nums)}")
-        got, want = nums.pop(), float(truth)
-        if abs(got - want) <= max(1e-9, rel_tol * abs(want)):
-            return CheckResult.passed(f"answer {answer!r} matches {truth}")
-        return CheckResult.failed(f"answer {answer[:80]!r} is not {truth}")
-    if _plain(answer) == _plain(str(truth)):
-        return CheckResult.passed(f"answer {answer!r} is right")
-    return CheckResult.failed(f"answer {answer[:80]!r} is not {truth!r}")
+from .checkers import CheckResult, checker
 
 
 @checker
 def downloaded(files: Mapping[str, bytes], name: str, expected: bytes, folder: str = "Downloads") -> CheckResult:
-    """The workspace's download folder holds `name` (or a browser-renamed copy such as "name (1).ext")
-    with exactly the expected bytes."""
-    stem, dot, ext = name.rpartition(".")
-    pattern = re.compile(re.escape(folder + "/" + (stem if dot else name)) + r"(?: \(\d+\))?" +
-                         (re.escape("." + ext) if dot else "") + "$")
-    hits = [p for p in files if pattern.match(p)]
-    if not hits:
-        return CheckResult.failed(f"{folder}/{name} was not downloaded (files there: "
-                                  f"{sorted(p for p in files if p.startswith(folder + '/'))[:5]})")
-    if not any(files[p] == expected for p in hits):
-        return CheckResult.failed(f"{folder}/{name} differs from the file on the server")
-    return CheckResult.passed(f"{name} is in {folder}/")
+    """The workspace's download folder holds exactly one file, `name`, with exactly the expected
+    bytes: any other file there fails, and so does a browser-renamed second copy ("name (1).ext")
+    or a partial download (".crdownload"). `files` is the workspace snapshot (or its `folder/` part)."""
+    return downloads_exactly(files, {name: expected}, folder)
+
+
+@checker
+def downloads_exactly(files: Mapping[str, bytes], expected: Mapping[str, bytes],
+                      folder: str = "Downloads") -> CheckResult:
+    """The download folder holds exactly the `expected` files (name -> bytes) and nothing else."""
+    here = {p[len(folder) + 1:]: b for p, b in files.items() if p.startswith(folder + "/")}
+    missing = sorted(set(expected) - set(here))
+    if missing:
+        return CheckResult.failed(f"{folder}/{missing[0]} was not downloaded (files there: {sorted(here)[:5]})")
+    extra = sorted(set(here) - set(expected))
+    if extra:
+        return CheckResult.failed(f"{folder}/ holds more than was asked for: {extra[:5]}")
+    wrong = sorted(n for n in expected if here[n] != expected[n])
+    if wrong:
+        return CheckResult.failed(f"{folder}/{wrong[0]} differs from the file on the server")
+    return CheckResult.passed(f"{folder}/ holds exactly {sorted(expected)}")
+
+
+@checker
+def workspace_unchanged(before: Mapping[str, bytes], after: Mapping[str, bytes], skip: str = "Downloads") -> CheckResult:
+    """Every workspace file outside the folder `skip` is as it was: none added, removed or changed."""
+    def rest(files):
+        return {p: b for p, b in files.items() if not p.startswith(skip + "/")}
+    old, new = rest(before), rest(after)
+    changed = sorted(p for p in set(old) | set(new) if old.get(p) != new.get(p))
+    if changed:
+        return CheckResult.failed(f"workspace files outside {skip}/ were added, removed or changed: {changed[:5]}")
+    return CheckResult.passed(f"nothing outside {skip}/ changed")
 
 
 @checker

@@ -332,16 +332,87 @@ def values_match(got: Value, want: Value, tol: float = 0.005) -> bool:
     return isinstance(got, str) and normalize_text(got) == normalize_text(str(want))
 
 
+def cells_of(area: str) -> set[str]:
+    """The cells of a reference or range ("B7", "C2:C9", "A1:D3"), as "A1"-style names."""
+    a, _, b = area.replace("$", "").partition(":")
+    (r0, c0), (r1, c1) = parse_ref(a), parse_ref(b or a)
+    return {cell_name(r, c) for r in range(min(r0, r1), max(r0, r1) + 1) for c in range(min(c0, c1), max(c0, c1) + 1)}
+
+
+# a range "C2:C9" / "$C$2:$C$9", a whole-column range "C:C" or one reference, optionally "Sheet!"-prefixed
+_AREA = re.compile(r"(?<![A-Za-z0-9_.])(?:(?:'[^']*'|[A-Za-z_][A-Za-z0-9_]*)!)?"
+                   r"(\$?[A-Za-z]{1,3}\$?\d+(?::\$?[A-Za-z]{1,3}\$?\d+)?|\$?[A-Za-z]{1,3}:\$?[A-Za-z]{1,3})"
+                   r"(?![A-Za-z0-9_(])")
+_LITERAL = re.compile(r"(?<![A-Za-z0-9_.$])(\d+\.?\d*|\.\d+)(?:[eE][-+]?\d+)?(?![A-Za-z0-9_(])")
+#: the largest numeric literal a formula may hold where it must compute from the data (a divisor, a count)
+MAX_LITERAL = 100
+
+
+def formula_reads(formula: str, rows: int = 1000) -> set[str]:
+    """Every cell a formula's references cover (string literals left out; "C:C" read as C1..C`rows`)."""
+    out: set[str] = set()
+    for part in re.split(r'("[^"]*")', formula):
+        if part.startswith('"'):
+            continue
+        for m in _AREA.finditer(part):
+            area = m.group(1).replace("$", "")
+            if re.fullmatch(r"[A-Za-z]{1,3}:[A-Za-z]{1,3}", area):
+                a, b = area.split(":")
+                area = f"{a}1:{b}{rows}"
+            out |= cells_of(area)
+    return out
+
+
+def formula_literals(formula: str) -> list[float]:
+    """The numeric literals of a formula (references and string literals left out)."""
+    out = []
+    for part in re.split(r'("[^"]*")', formula):
+        if part.startswith('"'):
+            continue
+        part = _AREA.sub(" ", part)
+        out += [float(m.group(0)) for m in _LITERAL.finditer(part)]
+    return out
+
+
+def formula_uses(formula: str | None, needs: str) -> str | None:
+    """Why `formula` does not compute from the cells `needs` ("C2:C9"; several areas comma-separated),
+    or None when it reads all of them and holds no numeric constant above `MAX_LITERAL` (no typed result
+    in disguise: "=1234.5", "=C2*0+1234.5")."""
+    if not formula:
+        return "holds a typed value, not a formula"
+    want: set[str] = set()
+    for area in needs.split(","):
+        want |= cells_of(area.strip())
+    missing = want - formula_reads(formula)
+    if missing:
+        return f"holds the formula {formula}, which does not read {sorted(missing, key=parse_ref)[:4]} of {needs}"
+    big = [v for v in formula_literals(formula) if abs(v) > MAX_LITERAL or v != int(v)]
+    if big:
+        return f"holds the formula {formula}, with the constant {big[0]:g} typed in: compute it from the cells"
+    return None
+
+
 @checker
 def sheet_equals(book: Workbook | None, expected: Mapping[str, Value], *, sheet: str | None = None,
-                 formulas: Mapping[str, str] = {}, tol: float = 0.005, where: str = "the sheet") -> CheckResult:
+                 formulas: Mapping[str, str] = {}, tol: float = 0.005, where: str = "the sheet",
+                 reads: Mapping[str, str] = {}, only_sheet: bool = False) -> CheckResult:
     """The sheet holds exactly `expected` ({"B7": value}; no other non-empty cell), and each
-    cell in `formulas` holds a formula that uses the given function ("" = any formula)."""
+    cell in `formulas` holds a formula that uses the given function ("" = any formula).
+
+    `reads` ({"B10": "B2:B9"}) asks more of a formula cell: it computes from the data, reading every
+    cell of the given areas and typing no constant result (`formula_uses`). `only_sheet`: every other
+    sheet of the workbook is empty (the workbook had one sheet: nothing may be added elsewhere)."""
     if book is None:
         return CheckResult.failed(f"{where} does not exist or could not be read")
     if sheet is not None and sheet not in book.sheets:
         return CheckResult.failed(f"{where} has no sheet {sheet!r} (sheets: {list(book.sheets)})")
     cells = book.sheet(sheet)
+    if only_sheet:
+        first = sheet if sheet is not None else next(iter(book.sheets), None)
+        filled = [n for n, cs in book.sheets.items()
+                  if n != first and any(c.value not in (None, "") or c.formula for c in cs.values())]
+        if filled:
+            return CheckResult.failed(f"{where}: the sheets {filled} were changed too (only {first!r} was asked)")
     wrong = [f"{ref}={cells[ref].value if ref in cells else None!r} (want {v!r})"
              for ref, v in expected.items() if not values_match(cells[ref].value if ref in cells else None, v, tol)]
     extra = [ref for ref, c in cells.items() if ref not in expected and c.value not in (None, "")]
@@ -356,6 +427,10 @@ def sheet_equals(book: Workbook | None, expected: Mapping[str, Value], *, sheet:
             return CheckResult.failed(f"{where}: {ref} holds a typed value, not a formula", reward=0.5)
         if fn and not re.search(rf"\b{re.escape(fn)}\s*\(", f, re.I):
             return CheckResult.failed(f"{where}: the formula in {ref} ({f}) does not use {fn}()", reward=0.5)
+    for ref, needs in reads.items():
+        why = formula_uses(cells[ref].formula if ref in cells else None, needs)
+        if why:
+            return CheckResult.failed(f"{where}: {ref} {why}", reward=0.5)
     return CheckResult.passed(f"{where} holds the expected {len(expected)} cells")
 
 
@@ -399,4 +474,5 @@ def sheet_has_chart(data: bytes | None, plot: str | None = None, series: str | N
 
 __all__ = ["Cell", "Workbook", "SheetFormatError", "cell_name", "col_name", "parse_ref", "table", "shift_formula",
            "number", "read_csv", "read_gnumeric", "read_xlsx", "read_spreadsheet", "with_values",
-           "write_gnumeric", "write_csv", "values_match", "sheet_equals", "charts", "sheet_has_chart", "all_of"]
+           "write_gnumeric", "write_csv", "values_match", "cells_of", "formula_reads", "formula_literals",
+           "formula_uses", "sheet_equals", "charts", "sheet_has_chart", "all_of"]

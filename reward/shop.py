@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import re
 from typing import Mapping, Sequence
 
 from .checkers import CheckResult, all_of, checker, normalize_text
@@ -43,8 +44,10 @@ def cart_is(cart: Sequence[Mapping], expected: Sequence[Mapping]) -> CheckResult
 
 @checker
 def order_placed(before: Mapping, after: Mapping, items: Sequence[Mapping], address: Mapping[str, str],
-                 shipping: str, coupon: str = "") -> CheckResult:
-    """Exactly one new order, with these items, this address, this shipping method and coupon; earlier orders intact."""
+                 shipping: str, coupon: str = "", payment: Mapping[str, str] | None = None) -> CheckResult:
+    """Exactly one new order, with these items, this address, this shipping method and coupon, and
+    (when given) paid with this card, expiry and CVC; earlier orders intact, and the stock less
+    exactly the order's quantities."""
     old = {o["id"] for o in before["orders"]}
     new = [o for o in after["orders"] if o["id"] not in old]
     if len(new) != 1:
@@ -62,6 +65,19 @@ def order_placed(before: Mapping, after: Mapping, items: Sequence[Mapping], addr
         return CheckResult.failed(f"the order ships by {o['shipping_method']}, expected {shipping}")
     if o["coupon"] != coupon:
         return CheckResult.failed(f"the order's coupon is {o['coupon'] or 'none'!r}, expected {coupon or 'none'!r}")
+    if payment is not None:
+        paid = o.get("payment") or {}
+        want = {"card": re.sub(r"[\s-]", "", str(payment["card"])), "expiry": re.sub(r"\s", "", str(payment["expiry"])),
+                "cvc": str(payment["cvc"]).strip()}
+        wrong = [k for k, v in want.items() if str(paid.get(k, "")) != v]
+        if wrong:
+            return CheckResult.failed(f"the order was paid with another {', '.join(wrong)} than the one asked for")
+    if "stock" in before and "stock" in after:
+        left = dict(before["stock"])
+        for it in o["items"]:
+            left[it["product_id"]] = left.get(it["product_id"], 0) - it["qty"]
+        if dict(after["stock"]) != left:
+            return CheckResult.failed("the stock changed by more than the new order's quantities")
     kept = [x for x in after["orders"] if x["id"] in old]
     return all_of(CheckResult.passed(f"order #{o['number']} placed as asked"),
                   shop_unchanged({"orders": before["orders"]}, {"orders": kept}, parts=("orders",)))

@@ -34,14 +34,20 @@ from hybridgym.reward.checkers import record_added
 
 from .base import Outcome, Task, register_task
 from .kit import actions as act
+from .kit.data import Pool, pick
 from .kit.web import click, open_app
 
 _CHORES = ["Renew passport", "Book dentist", "Pay electricity bill", "Water the plants", "Call the bank",
            "Return library books", "Fix the bike tyre", "Order printer ink", "Plan team offsite",
            "Send thank-you notes", "Back up laptop", "Clean the fridge", "Update CV", "Buy birthday gift"]
-_NEW = ["Prepare quarterly report", "Schedule car service", "Buy train tickets to Lyon", "Cancel gym membership",
-        "Email the landlord about the heater", "Pick up dry cleaning", "Submit expense claim 4471",
-        "Translate the menu into 日本語", "Review pull request #982", "Order 3 boxes of A4 paper"]
+#: the titles to add: training seeds draw the even-indexed ones, test seeds the odd-indexed ones (`Pool`)
+_NEW = Pool(["Prepare quarterly report", "Schedule car service", "Buy train tickets to Lyon", "Cancel gym membership",
+             "Email the landlord about the heater", "Pick up dry cleaning", "Submit expense claim 4471",
+             "Translate the menu into 日本語", "Review pull request #982", "Order 3 boxes of A4 paper",
+             "Book flights to Porto", "Renew car insurance", "Draft the newsletter intro", "Reply to Café Müller",
+             "Pay invoice INV-2290", "Sort the garage shelves", "Call plumber about the leak", "File tax return 2025",
+             "Buy 2 tickets for the 7:30 show", "Return the rented ski boots", "Water Mrs. O'Neill's garden",
+             "Print boarding passes", "Collect parcel #5531", "Set up the new router"])
 _PRIORITIES = ["low", "medium", "high"]
 _TODO_FIELDS = {"todos": ("title", "priority", "done")}
 
@@ -56,7 +62,7 @@ class TodoAdd(Task):
 
     def sample(self, rng: np.random.Generator) -> dict:
         existing = [str(x) for x in rng.choice(_CHORES, size=int(rng.integers(3, 7)), replace=False)]
-        return {"title": str(rng.choice(_NEW)), "priority": str(rng.choice(_PRIORITIES)),
+        return {"title": pick(rng, _NEW), "priority": str(rng.choice(_PRIORITIES)),
                 "existing": [{"title": t, "priority": str(rng.choice(_PRIORITIES)), "done": bool(rng.random() < 0.3)}
                              for t in existing]}
 

@@ -15,7 +15,9 @@ Those of `BrowserEnv` (the whole 1280×800 screen; clicks, keys, typing, scrolls
 ## Rewards
 1.0 when `admin_state_changed` (reward/admin.py) finds exactly the asked-for changes to
 users or permissions and nothing else, and, for questions, the `finished(content=...)`
-answer is right.
+answer is right (`reward.answers.match_answer` on the task's `expected_answer`). Each
+organisation belongs to the reset seed's split (its data seed's parity): test seeds show
+organisations, people and dates no training seed shows.
 
 ## Starting State
 The backend loaded fresh at setup; the page opens on the users table.
@@ -25,14 +27,22 @@ The backend loaded fresh at setup; the page opens on the users table.
 
 ## Version History
 * v0: first version.
+* v1: the answer tasks judge with `match_answer` (one whole answer: no list of candidates, no
+  substring); unasked settings must be exactly as they were (no case changes); test seeds draw
+  test organisations, people and a 2027 "now"; count-users draws its answer first, spread over
+  1-20 (uneven departments; "any role" questions too), audit-answer's actors are all admins and
+  managers (the signed-in admin is no longer a likely answer); the questions name the organisation.
 """
 
 from __future__ import annotations
 
 from typing import Iterator
 
+import numpy as np
+
 from hybridgym.reward.admin import admin_state_changed
-from hybridgym.reward.checkers import all_of, answer_matches
+from hybridgym.reward.answers import Answer, match_answer
+from hybridgym.reward.checkers import all_of
 from hybridgym.tasks.webapps import admin as adm
 
 from .base import Outcome, register_task
@@ -51,8 +61,9 @@ def _user(u: dict) -> dict:
 class UsersTask(AdminTask):
     """Base of these admin tasks: finding and opening users, confirmed actions; answers."""
 
-    def answered(self, state, baseline, outcome: Outcome, truth: str, numeric: bool = False):
-        return all_of(answer_matches(outcome.answer, truth, numeric=numeric), admin_state_changed(baseline, state))
+    def check(self, state, p, outcome: Outcome, baseline):
+        """For the question tasks: the answer (`expected_answer`), and nothing changed."""
+        return all_of(match_answer(outcome.answer, self.expected_answer(p)), admin_state_changed(baseline, state))
 
     # oracle pieces
     def nav(self, sb, name: str, ready: str) -> Iterator[dict]:
@@ -68,7 +79,7 @@ class UsersTask(AdminTask):
         yield from click_until(sb, "#modal-confirm", until)
 
 
-@register_task(id="browser.admin-change-role-v0", max_steps=12)
+@register_task(id="browser.admin-change-role-v1", max_steps=12)
 class AdminChangeRole(UsersTask):
     """Change one user's role (find them by search or paging, edit, pick the role, save).
 
@@ -93,7 +104,7 @@ class AdminChangeRole(UsersTask):
         yield act.finish()
 
 
-@register_task(id="browser.admin-offboard-user-v0", max_steps=16)
+@register_task(id="browser.admin-offboard-user-v1", max_steps=16)
 class AdminOffboardUser(UsersTask):
     """Deactivate a leaving user's account and take them out of every group (a confirmation dialog follows).
 
@@ -120,7 +131,7 @@ class AdminOffboardUser(UsersTask):
         yield act.finish()
 
 
-@register_task(id="browser.admin-bulk-deactivate-v0", max_steps=40)
+@register_task(id="browser.admin-bulk-deactivate-v1", max_steps=40)
 class AdminBulkDeactivate(UsersTask):
     """In one department, deactivate every active user who has not signed in since a date (or never did) and make them Viewers.
 
@@ -138,11 +149,13 @@ class AdminBulkDeactivate(UsersTask):
                 if n < len(active) and active[n]["last_login"] and (
                         active[n - 1]["last_login"] or "0000") < active[n]["last_login"] and len(active) <= 15:
                     options.append((dept, active[n]["last_login"], [u["id"] for u in active[:n]]))
+        if not options:
+            return None
         dept, cutoff, ids = pick(rng, options)
-        return {"department": dept, "cutoff": cutoff, "ids": ids}
+        return {"org": data["org"], "department": dept, "cutoff": cutoff, "ids": ids}
 
     def instruction(self, p):
-        return (f"In the admin console, find every active user in {p['department']} who has not signed in since "
+        return (f"In the {p['org']} admin console, find every active user in {p['department']} who has not signed in since "
                 f"{p['cutoff']} (last login before that day, or never). Deactivate all of them and change their "
                 "role to Viewer. Leave everyone else as they are.")
 
@@ -163,40 +176,53 @@ class AdminBulkDeactivate(UsersTask):
         yield act.finish()
 
 
-@register_task(id="browser.admin-count-users-v0", max_steps=16)
+@register_task(id="browser.admin-count-users-v1", max_steps=16)
 class AdminCountUsers(UsersTask):
-    """Answer how many active users of a department have a given role (finished(content=<number>)).
+    """Answer how many active users of a department have a given role, or any role (finished(content=<number>)).
 
-    The department also has deactivated users or users with other roles, so both
-    filters matter. The checker also confirms that nothing changed.
+    The department also has deactivated users or users with other roles, so the
+    filters matter. The answer is drawn first among the counts 1-20 the
+    organisation offers (weight n: small counts are everywhere), then a department and role with it. The checker also confirms that nothing changed.
     """
 
     def sample_for(self, rng, data):
-        while True:
-            dept, role = pick(rng, adm.DEPARTMENTS), pick(rng, adm.ROLES[:3])
-            same = [u for u in data["users"] if u["department"] == dept and u["role"] == role]
-            n = sum(u["active"] for u in same)
-            if n >= 1 and len([u for u in data["users"] if u["department"] == dept]) > n:
-                break
-        return {"department": dept, "role": role, "count": n}
+        by_count = {}   # count -> the (department, role) pairs with that many active users
+        for dept in adm.DEPARTMENTS:
+            staff = [u for u in data["users"] if u["department"] == dept]
+            for role in (*adm.ROLES[:3], None):   # None: any role
+                n = sum(u["active"] and role in (None, u["role"]) for u in staff)
+                if n >= 1 and len(staff) > n:
+                    by_count.setdefault(n, []).append((dept, role))
+        counts = sorted(n for n in by_count if n <= 20)
+        if not counts:
+            return None
+        # the answer first, a count n drawn with weight n: small counts are in every organisation, large
+        # ones in a few, so this spreads the answers (no count is right on more than ~8% of the seeds)
+        n = counts[int(rng.choice(len(counts), p=np.array(counts) / sum(counts)))]
+        dept, role = pick(rng, by_count[n])
+        return {"org": data["org"], "department": dept, "role": role, "count": n}
 
     def instruction(self, p):
-        return (f"How many active users in the {p['department']} department have the role {p['role']}? "
-                "Answer with a number.")
+        if p["role"] is None:
+            return (f"In the {p['org']} admin console: how many active users are in the {p['department']} "
+                    "department? Answer with a number.")
+        return (f"In the {p['org']} admin console: how many active users in the {p['department']} department "
+                f"have the role {p['role']}? Answer with a number.")
 
-    def check(self, state, p, outcome: Outcome, baseline):
-        return self.answered(state, baseline, outcome, str(p["count"]), numeric=True)
+    def expected_answer(self, p):
+        return Answer(p["count"], "number", context=self.instruction(p))
 
     def oracle(self, sb, p):
         yield from choose(sb, "#filter-dept", p["department"])
-        yield from choose(sb, "#filter-role", p["role"])
+        if p["role"] is not None:
+            yield from choose(sb, "#filter-role", p["role"])
         yield from choose(sb, "#filter-status", "Active")
         wait_ready(sb)
         info = sb.browser.page.inner_text("#page-info")     # "Showing 1–4 of 4"
         yield act.finish(info.rsplit(" ", 1)[-1])
 
 
-@register_task(id="browser.admin-stalest-user-v0", max_steps=14)
+@register_task(id="browser.admin-stalest-user-v1", max_steps=14)
 class AdminStalestUser(UsersTask):
     """Answer with the email of the active user of a department whose last sign-in is the oldest (never-signed-in users excluded).
 
@@ -205,20 +231,24 @@ class AdminStalestUser(UsersTask):
     """
 
     def sample_for(self, rng, data):
-        while True:
-            dept = pick(rng, adm.DEPARTMENTS)
+        options = {}
+        for dept in adm.DEPARTMENTS:
             seen = sorted((u for u in data["users"] if u["department"] == dept and u["active"] and u["last_login"]),
                           key=lambda u: u["last_login"])
             if len(seen) >= 3 and seen[0]["last_login"] < seen[1]["last_login"]:
-                break
-        return {"department": dept, "email": seen[0]["email"], "id": seen[0]["id"]}
+                options[dept] = seen
+        if not options:
+            return None
+        dept = pick(rng, sorted(options))
+        seen = options[dept]
+        return {"org": data["org"], "department": dept, "email": seen[0]["email"], "id": seen[0]["id"]}
 
     def instruction(self, p):
-        return (f"Among the active users in {p['department']} who have signed in at least once, who has gone the "
-                "longest without signing in? Answer with their email address.")
+        return (f"In the {p['org']} admin console: among the active users in {p['department']} who have signed in "
+                "at least once, who has gone the longest without signing in? Answer with their email address.")
 
-    def check(self, state, p, outcome: Outcome, baseline):
-        return self.answered(state, baseline, outcome, p["email"])
+    def expected_answer(self, p):
+        return Answer(p["email"], "text")
 
     def oracle(self, sb, p):
         yield from choose(sb, "#filter-dept", p["department"])
@@ -233,7 +263,7 @@ class AdminStalestUser(UsersTask):
         yield act.finish(email)
 
 
-@register_task(id="browser.admin-permissions-v0", max_steps=10)
+@register_task(id="browser.admin-permissions-v1", max_steps=10)
 class AdminPermissions(UsersTask):
     """Grant one permission to a group and revoke another from a second group in the permission matrix (confirmed in a dialog).
 
@@ -251,12 +281,12 @@ class AdminPermissions(UsersTask):
             if grant and revoke:
                 break
         names = {g["id"]: g["name"] for g in data["groups"]}
-        return {"grant": [g1, pick(rng, grant)], "revoke": [g2, pick(rng, revoke)],
+        return {"org": data["org"], "grant": [g1, pick(rng, grant)], "revoke": [g2, pick(rng, revoke)],
                 "names": {g1: names[g1], g2: names[g2]}, "matrix": {g1: m[g1], g2: m[g2]}}
 
     def instruction(self, p):
         (g1, pg), (g2, pr) = p["grant"], p["revoke"]
-        return (f"In the admin console's permissions, give the group \"{p['names'][g1]}\" the permission {pg} and "
+        return (f"In the {p['org']} admin console's permissions, give the group \"{p['names'][g1]}\" the permission {pg} and "
                 f"take the permission {pr} away from \"{p['names'][g2]}\". Change nothing else.")
 
     def check(self, state, p, outcome: Outcome, baseline):
@@ -272,7 +302,7 @@ class AdminPermissions(UsersTask):
         yield act.finish()
 
 
-@register_task(id="browser.admin-revert-role-v0", max_steps=16)
+@register_task(id="browser.admin-revert-role-v1", max_steps=16)
 class AdminRevertRole(UsersTask):
     """Undo the latest role change of a user recorded in the audit log (the log's user links open a new tab).
 
@@ -286,7 +316,10 @@ class AdminRevertRole(UsersTask):
         for e in data["audit"]:
             if e["action"] == "user.role":
                 latest[e["target"]] = e
-        e = pick(rng, [e for e in latest.values() if e["detail"].split()[1] != users[e["target"]]["role"]])
+        pool = [e for e in latest.values() if e["detail"].split()[1] != users[e["target"]]["role"]]
+        if not pool:
+            return None
+        e = pick(rng, pool)
         return {"user": _user(users[e["target"]]), "role": e["detail"].split()[1]}
 
     def instruction(self, p):
@@ -310,7 +343,7 @@ class AdminRevertRole(UsersTask):
         yield act.finish()
 
 
-@register_task(id="browser.admin-audit-answer-v0", max_steps=12)
+@register_task(id="browser.admin-audit-answer-v1", max_steps=12)
 class AdminAuditAnswer(UsersTask):
     """Answer, from the audit log, who deactivated a given user's account (finished(content=<actor name>)).
 
@@ -320,15 +353,18 @@ class AdminAuditAnswer(UsersTask):
 
     def sample_for(self, rng, data):
         hits = [e for e in data["audit"] if e["action"] == "user.deactivate"]
-        e = pick(rng, [e for e in hits if sum(h["target"] == e["target"] for h in hits) == 1])
+        pool = [e for e in hits if sum(h["target"] == e["target"] for h in hits) == 1]
+        if not pool:
+            return None
+        e = pick(rng, pool)
         return {"target": e["target"], "actor": e["actor"], "time": e["time"]}
 
     def instruction(self, p):
         return (f"According to the admin console's audit log, who deactivated the account {p['target']}? "
                 "Answer with that person's name.")
 
-    def check(self, state, p, outcome: Outcome, baseline):
-        return self.answered(state, baseline, outcome, p["actor"])
+    def expected_answer(self, p):
+        return Answer(p["actor"], "text")
 
     def oracle(self, sb, p):
         yield from self.nav(sb, "audit", "#audit-table")

@@ -13,7 +13,10 @@ Those of `BrowserEnv` (the whole 1280×800 screen; clicks, keys, typing, scrolls
 
 ## Rewards
 1.0 when `admin_state_changed` (reward/admin.py) finds exactly the asked-for changes to
-settings (and the invited user) and nothing else.
+settings (and the invited user) and nothing else: every settings key the task did not ask
+about must be exactly as it was ("turn every option on" fails). Each organisation belongs to
+the reset seed's split (its data seed's parity), and the new names, ranges, people and domains
+come from split pools: test seeds give instructions no training seed gives.
 
 ## Starting State
 The backend loaded fresh at setup; the page opens on the users table.
@@ -23,6 +26,8 @@ The backend loaded fresh at setup; the page opens on the users table.
 
 ## Version History
 * v0: first version.
+* v1: unasked settings must be exactly as they were (no case changes); test seeds draw test
+  organisations and split-pool values; the instructions name the organisation.
 """
 
 from __future__ import annotations
@@ -34,15 +39,22 @@ from hybridgym.tasks.webapps import admin as adm
 
 from .base import Outcome, register_task
 from .kit import actions as act
-from .kit.data import pick
+from .kit.data import Pool, pick, pool_of
 from .kit.web import AdminTask, choose, click, click_until, fill, present
 
-_NEW_ORG_NAMES = ["Northwind Group", "Globex International", "Initech Holdings", "Umbrella Care", "Stark Insights",
-                  "Wayne Trust", "Acme Cloud", "Blue Harbor Labs"]
-_IP_RANGES = ["192.168.10.0/24", "172.16.4.0/22", "203.0.113.0/24", "198.51.100.64/26", "100.64.0.0/16"]
-_NEW_PEOPLE = [("Ines Duarte", "ines.duarte"), ("Tomasz Wrona", "tomasz.wrona"), ("Leila Karimi", "leila.karimi"),
-               ("Noah Brandt", "noah.brandt"), ("Sofia Lund", "sofia.lund"), ("Arjun Mehta", "arjun.mehta")]
-_PARTNER_DOMAINS = ["contractors.example", "partner-labs.example", "agency.example", "consult.example"]
+# split pools: `pick` draws from the half of the rng's split
+_NEW_ORG_NAMES = Pool(["Northwind Group", "Globex International", "Initech Holdings", "Umbrella Care",
+                       "Stark Insights", "Wayne Trust", "Acme Cloud", "Blue Harbor Labs", "Redwood Partners",
+                       "Silverline Capital", "Copperfield Works", "Lakeside Collective"])
+_IP_RANGES = Pool(["192.168.10.0/24", "172.16.4.0/22", "203.0.113.0/24", "198.51.100.64/26", "100.64.0.0/16",
+                   "192.168.40.0/24", "172.20.8.0/21", "198.18.0.0/15", "10.200.0.0/16", "192.0.2.128/25"])
+_NEW_PEOPLE = Pool([("Ines Duarte", "ines.duarte"), ("Tomasz Wrona", "tomasz.wrona"), ("Leila Karimi", "leila.karimi"),
+                    ("Noah Brandt", "noah.brandt"), ("Sofia Lund", "sofia.lund"), ("Arjun Mehta", "arjun.mehta"),
+                    ("Greta Holm", "greta.holm"), ("Luis Ortega", "luis.ortega"), ("Mei Chen", "mei.chen"),
+                    ("Pavel Novotny", "pavel.novotny"), ("Amina Diallo", "amina.diallo"),
+                    ("Rhys Morgan", "rhys.morgan")])
+_PARTNER_DOMAINS = Pool(["contractors.example", "partner-labs.example", "agency.example", "consult.example",
+                         "freelance.example", "studio-partners.example", "vendors.example", "outsourcing.example"])
 
 
 class SettingsTask(AdminTask):
@@ -69,7 +81,7 @@ class SettingsTask(AdminTask):
         yield act.typed("\n" + line)
 
 
-@register_task(id="browser.admin-general-settings-v0", max_steps=22)
+@register_task(id="browser.admin-general-settings-v1", max_steps=22)
 class AdminGeneralSettings(SettingsTask):
     """Change five general organisation settings: name, time zone, date format, first day of the week, fiscal year start.
 
@@ -81,14 +93,14 @@ class AdminGeneralSettings(SettingsTask):
 
     def sample_for(self, rng, data):
         g = data["settings"]["general"]
-        return {"org_name": pick(rng, [n for n in _NEW_ORG_NAMES if n != g["org_name"]]),
+        return {"org": data["org"], "org_name": pick(rng, [n for n in pool_of(rng, _NEW_ORG_NAMES) if n != g["org_name"]]),
                 "timezone": pick(rng, [t for t in adm.TIMEZONES if t != g["timezone"]]),
                 "date_format": pick(rng, [f for f in adm.DATE_FORMATS if f != g["date_format"]]),
                 "week_start": "sunday" if g["week_start"] == "monday" else "monday",
                 "fiscal_year_start": pick(rng, [m for m in adm.MONTHS if m != g["fiscal_year_start"]])}
 
     def instruction(self, p):
-        return (f"In the admin console's general organisation settings, rename the organisation to "
+        return (f"In the {p['org']} admin console's general organisation settings, rename the organisation to "
                 f"\"{p['org_name']}\", set the default time zone to {p['timezone']}, the date format to "
                 f"{p['date_format']}, the week to start on {p['week_start'].capitalize()}, and the fiscal year to "
                 f"start in {p['fiscal_year_start']}. Save the changes.")
@@ -107,7 +119,7 @@ class AdminGeneralSettings(SettingsTask):
         yield act.finish()
 
 
-@register_task(id="browser.admin-security-settings-v0", max_steps=22)
+@register_task(id="browser.admin-security-settings-v1", max_steps=22)
 class AdminSecuritySettings(SettingsTask):
     """Tighten security: minimum password length, password expiry, 2FA for everyone, one more IP range.
 
@@ -117,12 +129,12 @@ class AdminSecuritySettings(SettingsTask):
 
     def sample_for(self, rng, data):
         s = data["settings"]["security"]
-        return {"min_password_length": pick(rng, [n for n in (12, 14, 16, 20) if n != s["min_password_length"]]),
+        return {"org": data["org"], "min_password_length": pick(rng, [n for n in (12, 14, 16, 20) if n != s["min_password_length"]]),
                 "password_expiry_days": pick(rng, [n for n in (30, 45, 60, 120) if n != s["password_expiry_days"]]),
                 "ip_range": pick(rng, _IP_RANGES), "ip_before": s["ip_allowlist"]}
 
     def instruction(self, p):
-        return (f"In the admin console's security settings, set the minimum password length to "
+        return (f"In the {p['org']} admin console's security settings, set the minimum password length to "
                 f"{p['min_password_length']}, make passwords expire after {p['password_expiry_days']} days, require "
                 f"two-factor sign-in for everyone, and add {p['ip_range']} to the IP allowlist (keep the ranges "
                 "already there). Save the changes.")
@@ -142,7 +154,7 @@ class AdminSecuritySettings(SettingsTask):
         yield act.finish()
 
 
-@register_task(id="browser.admin-fix-validation-v0", max_steps=24)
+@register_task(id="browser.admin-fix-validation-v1", max_steps=24)
 class AdminFixValidation(SettingsTask):
     """Set a session time-out longer than the console allows, read the validation error, and settle on the largest allowed value.
 
@@ -153,11 +165,11 @@ class AdminFixValidation(SettingsTask):
 
     def sample_for(self, rng, data):
         s = data["settings"]["security"]
-        return {"hours": int(rng.integers(25, 73)),
+        return {"org": data["org"], "hours": int(rng.integers(25, 73)),
                 "attempts": pick(rng, [n for n in (3, 4, 6, 7, 12) if n != s["max_login_attempts"]])}
 
     def instruction(self, p):
-        return (f"In the admin console's security settings, set the session timeout to {p['hours']} hours and the "
+        return (f"In the {p['org']} admin console's security settings, set the session timeout to {p['hours']} hours and the "
                 f"maximum failed sign-ins to {p['attempts']}. If the console does not accept a value, use the "
                 "closest value it does accept. Save the changes.")
 
@@ -175,7 +187,7 @@ class AdminFixValidation(SettingsTask):
         yield act.finish()
 
 
-@register_task(id="browser.admin-notifications-v0", max_steps=16)
+@register_task(id="browser.admin-notifications-v1", max_steps=16)
 class AdminNotifications(SettingsTask):
     """Set up notifications: the activity digest frequency, two alert switches and a Slack webhook.
 
@@ -186,11 +198,11 @@ class AdminNotifications(SettingsTask):
     def sample_for(self, rng, data):
         n = data["settings"]["notifications"]
         hook = f"https://hooks.slack.com/services/T{int(rng.integers(10**7, 10**8))}/B{int(rng.integers(10**7, 10**8))}"
-        return {"digest": pick(rng, [d for d in adm.DIGESTS if d != n["digest"]]),
+        return {"org": data["org"], "digest": pick(rng, [d for d in adm.DIGESTS if d != n["digest"]]),
                 "failed": not n["notify_failed_login"], "billing": not n["notify_billing"], "webhook": hook}
 
     def instruction(self, p):
-        return (f"In the admin console's notification settings, set the activity digest to "
+        return (f"In the {p['org']} admin console's notification settings, set the activity digest to "
                 f"{p['digest'].capitalize()}, turn {'on' if p['failed'] else 'off'} the emails about failed sign-ins, turn "
                 f"{'on' if p['billing'] else 'off'} the billing emails, and send alerts to the Slack webhook {p['webhook']}. "
                 "Save the changes.")
@@ -210,7 +222,7 @@ class AdminNotifications(SettingsTask):
         yield act.finish()
 
 
-@register_task(id="browser.admin-invite-user-v0", max_steps=36)
+@register_task(id="browser.admin-invite-user-v1", max_steps=36)
 class AdminInviteUser(SettingsTask):
     """Invite a contractor whose email domain is not yet allowed: add the domain under Security, then send the invite.
 
@@ -224,13 +236,13 @@ class AdminInviteUser(SettingsTask):
         name, local = pick(rng, _NEW_PEOPLE)
         domain = pick(rng, _PARTNER_DOMAINS)
         group = pick(rng, data["groups"][1:])
-        return {"name": name, "email": f"{local}@{domain}", "domain": domain,
+        return {"org": data["org"], "name": name, "email": f"{local}@{domain}", "domain": domain,
                 "department": pick(rng, adm.DEPARTMENTS), "role": pick(rng, adm.ROLES[:3]),
                 "group": group["id"], "group_name": group["name"],
                 "domains_before": data["settings"]["security"]["allowed_domains"]}
 
     def instruction(self, p):
-        return (f"Invite {p['name']} ({p['email']}) to the admin console as a {p['role']} in {p['department']}, "
+        return (f"Invite {p['name']} ({p['email']}) to the {p['org']} admin console as a {p['role']} in {p['department']}, "
                 f"member of the group \"{p['group_name']}\". If the console refuses the email's domain, first add "
                 "that domain to the allowed email domains in the security settings (keep the existing ones).")
 

@@ -6,7 +6,7 @@ dropdowns, room, guests, weekly repeat), backend validation (missing title, end 
 start, malformed date, room capacity), conflict handling (a booked room is refused; an
 overlap with one's own event needs "Save anyway") and a room availability grid. Each
 episode's calendar comes from a data seed drawn from the reset seed: a "today" somewhere
-in 2026, about 150 of my events over five months and about 600 room bookings of others.
+in 2026 (2027 on test seeds), about 150 of my events over five months and about 600 room bookings of others.
 The tasks here create events: one-off, weekly, from a broken form, and booked through
 the Rooms grid. Changing and reading existing events: `browser_calendar_edits.py`.
 
@@ -15,7 +15,9 @@ Those of `BrowserEnv` (the whole 1280×800 screen; clicks, keys, typing, scrolls
 
 ## Rewards
 1.0 when the task's checker (reward/calendar.py) passes on the backend's events; every
-event the task did not ask to change must be as it was.
+event the task did not ask to change must be as it was. Training seeds give calendars in
+2026, test seeds in 2027 with other titles and places (the data seed's parity), so no test
+instance is a training one.
 
 ## Starting State
 The backend loaded fresh at setup; the page opens on the month of "today" (or on a
@@ -26,6 +28,7 @@ prefilled event form). The wall clock plays no part.
 
 ## Version History
 * v0: first version.
+* v0 (unchanged reward): test seeds give 2027 calendars and split-pool titles and places.
 """
 
 from __future__ import annotations

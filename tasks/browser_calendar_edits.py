@@ -4,7 +4,8 @@
 A month/week calendar with an event form (date, time dropdowns, room, guests), a details
 dialog (Edit, Delete with a confirmation), backend validation and conflict handling
 (an overlap with one's own event needs "Save anyway"). Each episode's calendar comes
-from a data seed drawn from the reset seed: a "today" somewhere in 2026, about 150 of my
+from a data seed drawn from the reset seed: a "today" somewhere in 2026 (2027 on test
+seeds), about 150 of my
 events over five months and about 600 room bookings of others. The tasks here change
 existing events (reschedule, add guests, resolve a clash, delete one or a week's worth)
 and answer questions about them. Creating events: `browser_calendar.py`.
@@ -14,8 +15,10 @@ Those of `BrowserEnv` (the whole 1280×800 screen; clicks, keys, typing, scrolls
 
 ## Rewards
 1.0 when the task's checker (reward/calendar.py) passes on the backend's events and, for
-questions, on the `finished(content=...)` answer; every event the task did not ask to
-change must be as it was.
+questions, on the `finished(content=...)` answer (`reward.answers.match_answer` on the task's
+`expected_answer`); every event the task did not ask to change must be exactly as it was.
+Training seeds give calendars in 2026, test seeds in 2027 with other titles (the data seed's
+parity), so no test instance is a training one.
 
 ## Starting State
 The backend loaded fresh at setup; the page opens on the month of "today". The wall
@@ -26,6 +29,12 @@ clock plays no part.
 
 ## Version History
 * v0: first version.
+* v1: the question tasks judge with `match_answer` (one whole answer; the room label as printed,
+  "Aurora (room booked)", is right; where-answer draws the place first, uniformly); count-day asks about a day or a run of days (up to two weeks)
+  with the count drawn uniformly; an edited event's other fields must be exactly as they were
+  (no case changes: reschedule, add-guests, resolve-conflict); test seeds give 2027 calendars with
+  test titles; clear-week (and the others) draw another calendar instead of crashing when one has
+  nothing fitting.
 """
 
 from __future__ import annotations
@@ -35,20 +44,22 @@ from typing import Iterator
 
 from hybridgym.reward.calendar import (calendar_event_changed, calendar_event_created, calendar_events_deleted,
                                        calendar_others_unchanged)
-from hybridgym.reward.checkers import all_of, answer_matches
+from hybridgym.reward.answers import Answer, match_answer
+from hybridgym.reward.checkers import all_of
 from hybridgym.tasks.webapps import calendar as cal
 
 from .base import Outcome, register_task
 from .kit import actions as act
-from .kit.data import pick
+from .kit.data import pick, pool_of
 from .kit.web import CalendarTask, choose, click, click_until, fill, gone, present, wait_ready
 
 
 class EventsTask(CalendarTask):
     """Base of these calendar tasks: finding, opening, editing and deleting an event; answers."""
 
-    def answered(self, state, baseline, outcome: Outcome, truth: str, numeric: bool = False):
-        return all_of(answer_matches(outcome.answer, truth, numeric=numeric),
+    def check(self, state, p, outcome: Outcome, baseline):
+        """For the question tasks: the answer (`expected_answer`), and no event changed."""
+        return all_of(match_answer(outcome.answer, self.expected_answer(p)),
                       calendar_others_unchanged(baseline["events"], state["events"]))
 
     # oracle pieces
@@ -88,7 +99,7 @@ class EventsTask(CalendarTask):
         yield from click_until(sb, "#save", gone("#event-form"))
 
 
-@register_task(id="browser.calendar-reschedule-v0", max_steps=20)
+@register_task(id="browser.calendar-reschedule-v1", max_steps=20)
 class CalendarReschedule(EventsTask):
     """Move an existing event to another date and start time, keeping its duration.
 
@@ -98,6 +109,8 @@ class CalendarReschedule(EventsTask):
 
     def sample_for(self, rng, data):
         pool = cal.shown_events(data, 1, 40, roomless=True)
+        if not pool:
+            return None
         while True:
             ev = pick(rng, pool)
             dur = cal.minutes(ev["end"]) - cal.minutes(ev["start"])
@@ -135,6 +148,8 @@ class CalendarDeleteEvent(EventsTask):
     def sample_for(self, rng, data):
         mine = cal.mine(data)
         pool = [e for e in cal.shown_events(data, 1, 60, single=True) if sum(o["title"] == e["title"] for o in mine) >= 2]
+        if not pool:
+            return None
         return {"today": data["today"], "event": pick(rng, pool)}
 
     def instruction(self, p):
@@ -152,7 +167,7 @@ class CalendarDeleteEvent(EventsTask):
         yield act.finish()
 
 
-@register_task(id="browser.calendar-where-answer-v0", max_steps=10)
+@register_task(id="browser.calendar-where-answer-v1", max_steps=10)
 class CalendarWhereAnswer(EventsTask):
     """Answer where an event one to three months ahead takes place (finished(content=<location>)).
 
@@ -161,52 +176,80 @@ class CalendarWhereAnswer(EventsTask):
     """
 
     def sample_for(self, rng, data):
-        return {"today": data["today"], "event": pick(rng, cal.shown_events(data, 25, 85, single=True))}
+        pool = cal.shown_events(data, 25, 85, single=True)
+        if not pool:
+            return None
+        where = pick(rng, sorted({e["location"] for e in pool}))   # the answer first, uniformly over places
+        return {"today": data["today"], "event": pick(rng, [e for e in pool if e["location"] == where])}
 
     def instruction(self, p):
         ev = p["event"]
         return (f"Where does \"{ev['title']}\" on {cal.long_date(ev['date'])} take place? "
                 "Answer with the location only.")
 
-    def check(self, state, p, outcome: Outcome, baseline):
-        return self.answered(state, baseline, outcome, p["event"]["location"])
+    def expected_answer(self, p):
+        ev = p["event"]
+        # the details dialog prints a booked room as "Aurora (room booked)": that label is right too
+        return Answer(ev["location"], "text", aliases=(f"{ev['location']} (room booked)",) if ev["room"] else ())
 
     def oracle(self, sb, p):
         yield from self.goto_month(sb, p["today"], p["event"]["date"])
         yield from self.open_event(sb, p["event"]["id"])
-        where = sb.browser.page.inner_text("#detail-where").replace("(room booked)", "").strip()
-        yield act.finish(where)
+        yield act.finish(sb.browser.page.inner_text("#detail-where").strip())   # the label as printed
 
 
-@register_task(id="browser.calendar-count-day-v0", max_steps=14)
+@register_task(id="browser.calendar-count-day-v1", max_steps=16)
 class CalendarCountDay(EventsTask):
-    """Count the events on a day two to six weeks ahead (finished(content=<number>)), e.g. in the week view.
+    """Count the events on a day, or on a run of up to two weeks' days, two to six weeks ahead
+    (finished(content=<number>)), e.g. in the week view.
 
     Days with more than three events show "+N more" in the month grid, so the
-    week view is the reliable place to count.
+    week view is the reliable place to count. The answer is drawn first, uniformly
+    over the counts the calendar offers, then a day or run of days with that many.
     """
 
     def sample_for(self, rng, data):
-        while True:
-            date = cal.day(data, int(rng.integers(10, 42)))
-            n = sum(e["date"] == date for e in cal.mine(data))
-            if dt.date.fromisoformat(date).weekday() < 5 and n >= 1:
-                break
-        return {"today": data["today"], "date": date, "count": n}
+        mine = cal.mine(data)
+        today = dt.date.fromisoformat(data["today"])
+        mon0 = today - dt.timedelta(days=today.weekday())
+        by_count: dict[int, list[tuple[str, str]]] = {}
+        for w in range(2, 6):   # a run of days in weeks w and w + 1
+            days = [(mon0 + dt.timedelta(weeks=w, days=i)).isoformat() for i in range(14)]
+            per_day = [sum(e["date"] == d for e in mine) for d in days]
+            for i in range(7):
+                for j in range(i, 14):
+                    n = sum(per_day[i:j + 1])
+                    if n >= 1:
+                        by_count.setdefault(n, []).append((days[i], days[j]))
+        if not by_count:
+            return None
+        n = pick(rng, sorted(by_count))
+        first, last = pick(rng, by_count[n])
+        return {"today": data["today"], "date": first, "last": last, "count": n}
 
     def instruction(self, p):
-        return f"How many events are in your calendar on {cal.long_date(p['date'])}? Answer with a number."
+        if p["last"] == p["date"]:
+            return f"How many events are in your calendar on {cal.long_date(p['date'])}? Answer with a number."
+        return (f"How many events are in your calendar from {cal.long_date(p['date'])} to "
+                f"{cal.long_date(p['last'])} (both days included)? Answer with a number.")
 
-    def check(self, state, p, outcome: Outcome, baseline):
-        return self.answered(state, baseline, outcome, str(p["count"]), numeric=True)
+    def expected_answer(self, p):
+        return Answer(p["count"], "number", context=self.instruction(p))
 
     def oracle(self, sb, p):
         yield from self.goto_week(sb, p["today"], p["date"])
-        n = sb.browser.page.locator(f".col[data-date=\"{p['date']}\"] .block").count()
+        first, last = dt.date.fromisoformat(p["date"]), dt.date.fromisoformat(p["last"])
+        days = [first + dt.timedelta(days=k) for k in range((last - first).days + 1)]
+        sunday = first + dt.timedelta(days=6 - first.weekday())
+        count = lambda ds: sum(sb.browser.page.locator(f".col[data-date=\"{d}\"] .block").count() for d in ds)
+        n = count([d for d in days if d <= sunday])
+        if last > sunday:   # the run goes on into the next week
+            yield from click_until(sb, "#next", present(f'.col[data-date="{sunday + dt.timedelta(days=1)}"]'))
+            n += count([d for d in days if d > sunday])
         yield act.finish(str(n))
 
 
-@register_task(id="browser.calendar-resolve-conflict-v0", max_steps=36)
+@register_task(id="browser.calendar-resolve-conflict-v1", max_steps=36)
 class CalendarResolveConflict(EventsTask):
     """Add an event that clashes with an existing one, and move the existing one to a given time that day.
 
@@ -218,7 +261,9 @@ class CalendarResolveConflict(EventsTask):
     def sample_for(self, rng, data):
         mine = cal.mine(data)
         pool = [e for e in cal.shown_events(data, 2, 25, roomless=True) if cal.minutes(e["start"]) <= 16 * 60]
-        while True:
+        if not pool:
+            return None
+        for _ in range(200):
             ev = pick(rng, pool)
             s = ev["start"]
             e = cal.hhmm(cal.minutes(s) + 60)
@@ -232,6 +277,8 @@ class CalendarResolveConflict(EventsTask):
                      and not cal.overlaps(new_slot, {"date": ev["date"], "start": cal.hhmm(t), "end": cal.hhmm(t + dur)})]
             if moves:
                 break
+        else:
+            return None
         m = moves[0]
         return {"today": data["today"], "event": ev, "title": pick(rng, cal.NEW_TITLES),
                 "date": ev["date"], "start": s, "end": e, "move_start": cal.hhmm(m), "move_end": cal.hhmm(m + dur)}
@@ -262,7 +309,7 @@ class CalendarResolveConflict(EventsTask):
         yield act.finish()
 
 
-@register_task(id="browser.calendar-add-guests-v0", max_steps=18)
+@register_task(id="browser.calendar-add-guests-v1", max_steps=18)
 class CalendarAddGuests(EventsTask):
     """Add two guests to an existing event and change its location.
 
@@ -271,8 +318,11 @@ class CalendarAddGuests(EventsTask):
     """
 
     def sample_for(self, rng, data):
-        ev = pick(rng, [e for e in cal.shown_events(data, 1, 40, roomless=True, single=True) if len(e["attendees"]) <= 3])
-        place = pick(rng, [x for x in cal.NEW_PLACES if x != ev["location"]])
+        pool = [e for e in cal.shown_events(data, 1, 40, roomless=True, single=True) if len(e["attendees"]) <= 3]
+        if not pool:
+            return None
+        ev = pick(rng, pool)
+        place = pick(rng, [x for x in pool_of(rng, cal.NEW_PLACES) if x != ev["location"]])
         return {"today": data["today"], "event": ev,
                 "guests": cal.sample_guests(rng, 2, exclude=ev["attendees"]), "location": place}
 
@@ -314,6 +364,8 @@ class CalendarClearWeek(EventsTask):
                 ids = [e["id"] for e in week if e["title"] == title]
                 if 2 <= len(ids) <= 4 and sum(e["title"] == title for e in mine) > len(ids):
                     options.append((mon.isoformat(), title, ids))
+        if not options:   # no week with a repeated title in this calendar: another calendar
+            return None
         monday, title, ids = pick(rng, options)
         return {"today": data["today"], "monday": monday, "title": title, "ids": ids}
 

@@ -15,18 +15,25 @@ Those of `BrowserEnv` (the whole 1280×800 screen; clicks, keys, typing, scrolls
 
 ## Rewards
 1.0 when the checker passes on the app's records (`folders`, `files`, `shares`) and the
-workspace's `Downloads/`: exactly the asked-for change (or download) and nothing else;
-for questions, the `finished(content=...)` answer must match.
+workspace: exactly the asked-for change and nothing else. `Downloads/` must hold exactly
+the asked file (a browser-renamed second copy or any other file fails; a task that asks
+for no download wants it empty), and no workspace file outside it may change. For
+questions, the `finished(content=...)` answer is judged by `match_answer` (one number,
+exact, or to the cent for a CSV total, no currency; a setting's text as the JSON holds it).
 
 ## Starting State
-A drive seed drawn from the reset seed; the backend loaded fresh at setup; the page opens
-at "My Drive"; the workspace starts empty.
+A drive seed drawn from the reset seed, and the seed's split: a test drive draws its file
+names, owners, e-mail addresses and new names from the other halves of the name pools and is
+dated 2027 (training: 2026); the backend loaded fresh at setup; the page opens at "My Drive";
+the workspace starts empty.
 
 ## Episode End
 `finished(...)`, or the task's `max_steps` (oracle steps plus slack).
 
 ## Version History
 * v0: first version.
+* v1: answers judged by `match_answer`; `Downloads/` must hold exactly the asked file(s) and
+  nothing else in the workspace may change; test drives have their own names and year.
 """
 
 from __future__ import annotations
@@ -38,17 +45,22 @@ from typing import Iterator
 
 from hybridgym.reward import CheckResult
 from hybridgym.reward.checkers import all_of, records_unchanged
-from hybridgym.reward.research import downloaded, records_changed_exactly, records_changed_only, research_answer
+from hybridgym.reward.answers import Answer, match_answer
+from hybridgym.reward.research import downloaded, records_changed_exactly, records_changed_only, workspace_unchanged
 from hybridgym.tasks.webapps import files as drive_app
 
 from .base import Outcome, register_task
 from .kit import actions as act
-from .kit.data import MONTHS
+from .kit.data import MONTHS, Pool, pick, split_of
 from .kit.web import WebAppTask, click, click_until, present
 
-_EMAILS = ["lena.hart@northwind.example", "omar.said@contoso.example", "kim.berg@fabrikam.example",
-           "rui.tan@tailspin.example", "eva.moss@litware.example", "dan.cole@adventure.example"]
-_NEW_STEMS = ["budget_reviewed", "q3_final", "for_legal", "keep_2026", "checked_by_finance", "archive_index"]
+#: split pools (train the even-indexed, test the odd-indexed items)
+_EMAILS = Pool(["lena.hart@northwind.example", "ines.roy@wingtip.example", "omar.said@contoso.example",
+                "ravi.menon@proseware.example", "kim.berg@fabrikam.example", "ole.dahl@lucerne.example",
+                "rui.tan@tailspin.example", "zoe.park@fourthcoffee.example", "eva.moss@litware.example",
+                "max.ito@woodgrove.example", "dan.cole@adventure.example", "sara.lund@treyresearch.example"])
+_NEW_STEMS = Pool(["budget_reviewed", "for_the_board", "q3_final", "signed_off", "for_legal", "to_archive",
+                   "keep_2026", "keep_2027", "checked_by_finance", "audit_ready", "archive_index", "final_copy"])
 
 
 def _folder_path(d: drive_app.Drive, index: int) -> str:
@@ -64,14 +76,23 @@ def _folder_path(d: drive_app.Drive, index: int) -> str:
 class FilesTask(WebAppTask):
     """Base of the Driveshare tasks: the drive comes from the reset seed; the page opens at "My Drive"."""
 
-    app, seed_param = drive_app.Driveshare, "drive"
+    app, seed_param, app_params = drive_app.Driveshare, "drive", ("split",)
     start_page = "/files/index.html"
 
-    def data(self, seed: int) -> drive_app.Drive:
-        return drive_app.drive(seed)
+    def data(self, seed: int, split: str = "train") -> drive_app.Drive:
+        return drive_app.drive(seed, split)
+
+    def sample(self, rng) -> dict:
+        """The drive seed, the split (its drive's names come from that split's pools), then the task's own."""
+        split = split_of(rng)
+        while True:
+            seed = int(rng.integers(0, 2**31 - 1))
+            params = self.sample_for(rng, self.data(seed, split))
+            if params is not None:
+                return {self.seed_param: seed, "split": split, **params}
 
     def drive(self, params: dict) -> drive_app.Drive:
-        return drive_app.drive(params["drive"])
+        return drive_app.drive(params["drive"], params.get("split", "train"))
 
     def target(self, params: dict) -> drive_app.DriveFile:
         return self.drive(params).files[params["file"]]
@@ -79,12 +100,19 @@ class FilesTask(WebAppTask):
     def read_state(self, sb, params: dict) -> dict:
         ws = sb.workspace.snapshot()
         return {"records": self.backend(sb).state(),
-                "downloads": {p: b for p, b in ws.items() if p.startswith("Downloads/")}}
+                "downloads": {p: b for p, b in ws.items() if p.startswith("Downloads/")},
+                "workspace": {p: b for p, b in ws.items() if not p.startswith("Downloads/")}}
 
-    def _unchanged(self, state: dict, baseline: dict, *names: str) -> CheckResult:
+    def _unchanged(self, state: dict, baseline: dict, *names: str, downloads: bool = True) -> CheckResult:
+        """The named record collections are unchanged, nothing in the workspace outside Downloads/
+        changed, and (`downloads`, for a task that asks for none) nothing was downloaded."""
         return all_of(*(records_unchanged(baseline["records"][n], state["records"][n]) for n in names),
                       *(CheckResult.passed() if len(baseline["records"][n]) == len(state["records"][n])
-                        else CheckResult.failed(f"{n} records were added or removed") for n in names))
+                        else CheckResult.failed(f"{n} records were added or removed") for n in names),
+                      workspace_unchanged(baseline.get("workspace", {}), state.get("workspace", {})),
+                      *([CheckResult.passed() if state.get("downloads", {}) == baseline.get("downloads", {})
+                         else CheckResult.failed(f"files were downloaded: {sorted(state['downloads'])[:5]}")]
+                        if downloads else []))
 
     # -- oracle steps ---------------------------------------------------------------
     def _open_file(self, sb, params: dict) -> Iterator[dict]:
@@ -135,12 +163,13 @@ def _wait_for_file(path, timeout: float = 5.0) -> None:
         time.sleep(0.02)
 
 
-@register_task(id="browser.files-download-v0", max_steps=10)
+@register_task(id="browser.files-download-v1", max_steps=10)
 class FilesDownload(FilesTask):
     """Download a named file from a given folder of Driveshare.
 
-    Success: the workspace's `Downloads/` holds the file with the server's exact bytes,
-    and no file, folder or share record changed.
+    Success: the workspace's `Downloads/` holds exactly that file (no other, no second copy)
+    with the server's exact bytes, nothing else in the workspace changed, and no file,
+    folder or share record changed.
     """
 
     def sample_for(self, rng, d):
@@ -154,19 +183,19 @@ class FilesDownload(FilesTask):
     def check(self, state, params, outcome: Outcome, baseline):
         f = self.target(params)
         return all_of(downloaded(state["downloads"], f.name, f.data),
-                      self._unchanged(state, baseline, "files", "folders", "shares"))
+                      self._unchanged(state, baseline, "files", "folders", "shares", downloads=False))
 
     def oracle(self, sb, params):
         yield from self._download(sb, params)
         yield act.finish()
 
 
-@register_task(id="browser.files-csv-total-sdk-v0", sdk=True, max_steps=12)
+@register_task(id="browser.files-csv-total-sdk-v1", sdk=True, max_steps=12)
 class FilesCsvTotalSdk(FilesTask):
     """Download a sales CSV (60-140 rows; the preview shows only 20) and report the sum of its
     `amount` column, using the SDK terminal on the downloaded file.
 
-    Success: the answer is the total to the cent, the file is in `Downloads/`, and no
+    Success: the answer is the total to the cent, the file is alone in `Downloads/`, and no
     record changed.
     """
 
@@ -180,9 +209,15 @@ class FilesCsvTotalSdk(FilesTask):
 
     def check(self, state, params, outcome: Outcome, baseline):
         f = self.target(params)
-        return all_of(research_answer(outcome.answer, f.facts["total"], numeric=True, rel_tol=1e-7),
+        return all_of(match_answer(outcome.answer, self.expected_answer(params)),
                       downloaded(state["downloads"], f.name, f.data),
-                      self._unchanged(state, baseline, "files", "folders", "shares"))
+                      self._unchanged(state, baseline, "files", "folders", "shares", downloads=False))
+
+    def expected_answer(self, params: dict) -> Answer:
+        """The total to the cent (within 0.4 cents), a plain number: the CSV has no currency."""
+        total = self.target(params).facts["total"]
+        return Answer(total, kind="number", rel_tol=0.004 / max(abs(total), 0.01), currency=None,
+                      context=self.instruction(params))
 
     def oracle(self, sb, params):
         yield from self._download(sb, params)
@@ -191,12 +226,12 @@ class FilesCsvTotalSdk(FilesTask):
         yield act.finish(obs["sdk_output"].strip())
 
 
-@register_task(id="browser.files-zip-config-sdk-v0", sdk=True, max_steps=12)
+@register_task(id="browser.files-zip-config-sdk-v1", sdk=True, max_steps=12)
 class FilesZipConfigSdk(FilesTask):
     """Download a ZIP backup and report one setting from `config/settings.json` inside it,
     using the SDK terminal (the browser only lists the archive's entries).
 
-    Success: the answer equals the setting, the archive is in `Downloads/`, and no record changed.
+    Success: the answer equals the setting, the archive is alone in `Downloads/`, and no record changed.
     """
 
     _KEYS = ["port", "replicas", "region", "owner_team", "timeout_s"]
@@ -213,10 +248,16 @@ class FilesZipConfigSdk(FilesTask):
 
     def check(self, state, params, outcome: Outcome, baseline):
         f = self.target(params)
-        value = f.facts["config"][params["key"]]
-        return all_of(research_answer(outcome.answer, value, numeric=isinstance(value, int)),
+        return all_of(match_answer(outcome.answer, self.expected_answer(params)),
                       downloaded(state["downloads"], f.name, f.data),
-                      self._unchanged(state, baseline, "files", "folders", "shares"))
+                      self._unchanged(state, baseline, "files", "folders", "shares", downloads=False))
+
+    def expected_answer(self, params: dict) -> Answer:
+        """The setting as the JSON holds it: a number exactly (port, replicas, timeout_s), or the text (region, owner_team)."""
+        value = self.target(params).facts["config"][params["key"]]
+        if isinstance(value, int):
+            return Answer(value, kind="number", rel_tol=0.0, currency=None, context=self.instruction(params))
+        return Answer(str(value), kind="text")
 
     def oracle(self, sb, params):
         yield from self._download(sb, params)
@@ -225,7 +266,7 @@ class FilesZipConfigSdk(FilesTask):
         yield act.finish(str(value))
 
 
-@register_task(id="browser.files-rename-by-owner-date-v0", max_steps=14)
+@register_task(id="browser.files-rename-by-owner-date-v1", max_steps=14)
 class FilesRenameByOwnerDate(FilesTask):
     """In the Archive folder (46 files over three pages), find the file that a given person
     modified at a given date and time, and rename it.
@@ -240,7 +281,7 @@ class FilesRenameByOwnerDate(FilesTask):
         unique = [k for k in arch if keys.count((d.files[k].owner, d.files[k].modified)) == 1]
         k = int(rng.choice(unique))
         ext = d.files[k].name.rsplit(".", 1)[1]
-        return {"file": k, "new": f"{rng.choice(_NEW_STEMS)}.{ext}"}
+        return {"file": k, "new": f"{pick(rng, _NEW_STEMS)}.{ext}"}
 
     def instruction(self, params: dict) -> str:
         f = self.target(params)
@@ -264,7 +305,7 @@ class FilesRenameByOwnerDate(FilesTask):
         yield act.finish()
 
 
-@register_task(id="browser.files-move-v0", max_steps=12)
+@register_task(id="browser.files-move-v1", max_steps=12)
 class FilesMove(FilesTask):
     """Move a named file from one folder to another with the Move dialog's folder picker.
 
@@ -295,7 +336,7 @@ class FilesMove(FilesTask):
         yield from self._confirm(sb)
 
 
-@register_task(id="browser.files-move-by-owner-month-v0", max_steps=30)
+@register_task(id="browser.files-move-by-owner-month-v1", max_steps=30)
 class FilesMoveByOwnerMonth(FilesTask):
     """In the Archive folder (46 files over three pages), find every file of a given owner last
     modified in a given month (two or three files) and move them all to another folder.
@@ -346,7 +387,7 @@ class FilesMoveByOwnerMonth(FilesTask):
         yield act.finish()
 
 
-@register_task(id="browser.files-share-v0", max_steps=14)
+@register_task(id="browser.files-share-v1", max_steps=14)
 class FilesShare(FilesTask):
     """Share a file from the Team notes folder with an email address, as editor or viewer.
 
@@ -356,7 +397,7 @@ class FilesShare(FilesTask):
 
     def sample_for(self, rng, d):
         return {"file": int(rng.choice([k for k, f in enumerate(d.files) if f.folder in (4, 6)])),
-                "email": str(rng.choice(_EMAILS)), "role": str(rng.choice(["viewer", "editor"]))}
+                "email": str(pick(rng, _EMAILS)), "role": str(rng.choice(["viewer", "editor"]))}
 
     def instruction(self, params: dict) -> str:
         d, f = self.drive(params), self.target(params)
@@ -386,7 +427,7 @@ class FilesShare(FilesTask):
         yield from self._confirm(sb)
 
 
-@register_task(id="browser.files-notes-code-v0", max_steps=10)
+@register_task(id="browser.files-notes-code-v1", max_steps=10)
 class FilesNotesCode(FilesTask):
     """Read a meeting-notes file in the preview pane and report the door code written in it.
 
@@ -402,8 +443,13 @@ class FilesNotesCode(FilesTask):
                 "What is the storage room door code written there? Answer with the code.")
 
     def check(self, state, params, outcome: Outcome, baseline):
-        return all_of(research_answer(outcome.answer, self.target(params).facts["code"], numeric=True),
+        return all_of(match_answer(outcome.answer, self.expected_answer(params)),
                       self._unchanged(state, baseline, "files", "folders", "shares"))
+
+    def expected_answer(self, params: dict) -> Answer:
+        """The four-digit code, exactly."""
+        return Answer(self.target(params).facts["code"], kind="number", rel_tol=0.0, currency=None,
+                      context=self.instruction(params))
 
     def oracle(self, sb, params):
         yield from self._open_file(sb, params)

@@ -14,7 +14,9 @@ Those of `BrowserEnv` (the whole 1280×800 screen; clicks, keys, typing, scrolls
 ## Rewards
 1.0 when the checker passes on the mailbox (`MailApp.state()`): exactly the asked-for
 messages changed folder or flag, nothing else (opening a message marks it read; read
-flags are not judged); for questions, the `finished(content=...)` answer must match.
+flags are not judged); for questions, the `finished(content=...)` answer must be the
+expected one as `reward.answers.match_answer` reads it (the whole answer one text, or
+exactly one number: a list of candidates fails).
 
 ## Starting State
 A mailbox seed (and sometimes a few messages of the task's own) is drawn from the reset
@@ -25,20 +27,25 @@ seed; the app is loaded fresh at setup and the page opens on the Inbox.
 
 ## Version History
 * v0: first version.
+* v1: answers judged by `match_answer` (no substring or "any of these" matching); the test
+  split's mailboxes have people, projects, rooms and newsletters of their own; mail-oldest-answer
+  asks for the k-th oldest email (k drawn from 1 to 12).
 """
 
 from __future__ import annotations
 
-from hybridgym.reward.checkers import all_of, answer_matches
+from hybridgym.reward.answers import Answer, match_answer
+from hybridgym.reward.checkers import all_of
 from hybridgym.reward.mail import mailbox_changed_only
 from hybridgym.tasks.webapps import mail
 
 from .base import Outcome, register_task
 from .kit import actions as act
-from .kit.data import pick
+from .kit.data import Pool, pick
 from .kit.web import MailTask, choose, click, click_nav, fill, page_of, type_nav, wait_tabs
 
-_FOLDER_NAMES = ["Clients", "Finance 2026", "Hiring", "Conference", "Vendors", "Team Offsite", "Suppliers"]
+_FOLDER_NAMES = Pool(["Clients", "Finance 2026", "Hiring", "Conference", "Vendors", "Team Offsite", "Suppliers",
+                     "Legal", "Partners", "Board Papers", "Recruiting 2026", "Events"])
 
 
 def _find(sb, text: str, folder: str | None = None):
@@ -53,11 +60,11 @@ def _pick_rows(sb, ids: list[int]):
         yield click(sb, f"tr.row[data-id='{i}'] input.pick")
 
 
-def _untouched(state, baseline, outcome: Outcome, truth, numeric: bool = False):
-    return all_of(answer_matches(outcome.answer, truth, numeric=numeric), mailbox_changed_only(baseline, state, {}))
+def _untouched(state, baseline, outcome: Outcome, expected: Answer):
+    return all_of(match_answer(outcome.answer, expected), mailbox_changed_only(baseline, state, {}))
 
 
-@register_task(id="browser.mail-answer-fact-v0", max_steps=10)
+@register_task(id="browser.mail-answer-fact-v1", max_steps=10)
 class MailAnswerFact(MailTask):
     """Answer a question whose answer is stated in one email of the inbox (a room, a seat).
 
@@ -83,8 +90,12 @@ class MailAnswerFact(MailTask):
     def instruction(self, params):
         return "In Lumen Mail: " + params["question"]
 
+    def expected_answer(self, params):
+        return Answer(params["answer"], aliases=(f"{params['kind']} {params['answer']}",),
+                      context=self.instruction(params))
+
     def check(self, state, params, outcome: Outcome, baseline):
-        return _untouched(state, baseline, outcome, [params["answer"], f"{params['kind']} {params['answer']}"])
+        return _untouched(state, baseline, outcome, self.expected_answer(params))
 
     def oracle(self, sb, params):
         yield from _find(sb, params["subject"])
@@ -148,7 +159,7 @@ class MailDeleteNewsletters(MailTask):
     def sample_for(self, rng, box):
         groups: dict[str, list[int]] = {}
         for m in mail.inbox(box):
-            if any(m["from"]["addr"] == n[1] for n in mail.NEWSLETTERS):
+            if any(m["from"]["addr"] == n[1] for n in box["newsletters"]):
                 groups.setdefault(m["from"]["name"], []).append(m["id"])
         groups = {k: v for k, v in sorted(groups.items()) if len(v) >= 2}
         if not groups:
@@ -169,7 +180,7 @@ class MailDeleteNewsletters(MailTask):
         yield act.finish()
 
 
-@register_task(id="browser.mail-attachment-answer-v0", max_steps=10)
+@register_task(id="browser.mail-attachment-answer-v1", max_steps=10)
 class MailAttachmentAnswer(MailTask):
     """Read a figure from a CSV attachment (opens in a new tab) and answer with it."""
 
@@ -187,8 +198,11 @@ class MailAttachmentAnswer(MailTask):
         return (f"In Lumen Mail, open the attachment of the email \"{params['subject']}\" from {params['sender']}: "
                 f"what revenue does it give for the {params['region']} region? Answer with the number only.")
 
+    def expected_answer(self, params):
+        return Answer(params["answer"], kind="number", context=self.instruction(params))
+
     def check(self, state, params, outcome: Outcome, baseline):
-        return _untouched(state, baseline, outcome, str(params["answer"]), numeric=True)
+        return _untouched(state, baseline, outcome, self.expected_answer(params))
 
     def oracle(self, sb, params):
         yield from _find(sb, f"{params['subject']} {params['sender']}")
@@ -255,21 +269,32 @@ class MailRestoreFromTrash(MailTask):
         yield act.finish()
 
 
-@register_task(id="browser.mail-oldest-answer-v0", max_steps=10)
+@register_task(id="browser.mail-oldest-answer-v1", max_steps=12)
 class MailOldestAnswer(MailTask):
-    """Answer with the sender of the oldest email in the Inbox (the last row of its last page)."""
+    """Answer with the sender of the k-th oldest email in the Inbox (k from 1 to 12; the oldest are
+    the last rows of the last page)."""
 
     def sample_for(self, rng, box):
-        m = min(mail.inbox(box), key=lambda x: (x["date"], x["id"]))
-        return {"sender": m["from"]["name"]}
+        rank = int(rng.integers(1, 13))
+        ms = sorted(mail.inbox(box), key=lambda x: (x["date"], x["id"]))
+        if len(ms) < rank:
+            return None
+        m = ms[rank - 1]
+        return {"rank": rank, "message": m["id"], "sender": m["from"]["name"]}
 
     def instruction(self, params):
-        return "In Lumen Mail, who sent the oldest email in your Inbox? Answer with the sender's name only."
+        k = params.get("rank", 1)
+        which = "the oldest email" if k == 1 else f"email number {k} counting from the oldest (1 = the oldest)"
+        return f"In Lumen Mail, who sent {which} in your Inbox? Answer with the sender's name only."
+
+    def expected_answer(self, params):
+        return Answer(params["sender"], context=self.instruction(params))
 
     def check(self, state, params, outcome: Outcome, baseline):
-        return _untouched(state, baseline, outcome, params["sender"])
+        return _untouched(state, baseline, outcome, self.expected_answer(params))
 
     def oracle(self, sb, params):
-        while not sb.browser.page.locator("#next-page").is_disabled():
+        row = f"tr.row[data-id='{params['message']}']"
+        while not sb.browser.page.locator(row).count() and not sb.browser.page.locator("#next-page").is_disabled():
             yield from click_nav(sb, "#next-page")
-        yield act.finish(sb.browser.page.locator("tr.row td.from").last.inner_text())
+        yield act.finish(sb.browser.page.locator(f"{row} td.from").inner_text())

@@ -25,24 +25,63 @@ reset seed; the app is loaded fresh at setup and the page opens on the Inbox.
 
 ## Version History
 * v0: first version.
+* v1 (mail-reply-quote-move): the reply must state the budget as its one figure (the reply's own
+  text, the quoted email left out, read by `reward.answers.stated_numbers`): a list of figures or a
+  wrong figure that contains the right one as a substring fails. The test split's mailboxes
+  and projects have names of their own; mail-forward's instruction names the sender too.
 """
 
 from __future__ import annotations
 
-from hybridgym.reward.checkers import all_of
+import re
+
+from hybridgym.reward.answers import stated_numbers
+from hybridgym.reward.checkers import CheckResult, all_of, checker
 from hybridgym.reward.mail import mail_sent, mail_sent_and_changed, mailbox_changed_only
 from hybridgym.tasks.webapps import mail
 
 from .base import Outcome, register_task
 from .kit import actions as act
-from .kit.data import pick
+from .kit.data import Pool, pick
 from .kit.web import MailTask, choose, click, click_nav, fill
 
 _NOTES = ["Please take a look when you can.", "Can you handle this one?", "FYI, see below.",
           "Forwarding for your records.", "Could you check the figures?", "Over to you, thanks!"]
 _REPLIES = ["Thanks, that works for me.", "Sounds good, see you then.", "Got it, I will follow up tomorrow.",
             "Thank you! I will review it this afternoon.", "Great, let's go ahead.", "Noted, thanks for the update."]
-_NEW_PROJECTS = ["Orchid", "Quartz", "Sierra", "Tundra", "Willow", "Zephyr"]
+_NEW_PROJECTS = Pool(["Orchid", "Quartz", "Sierra", "Tundra", "Willow", "Zephyr", "Aurora", "Basalt", "Comet",
+                      "Dune", "Fern", "Glacier", "Horizon", "Lagoon", "Magnolia", "Nova", "Polaris", "Redwood"])
+#: the outside addresses a forward goes to
+_OUTSIDE = Pool([f"{who}@{where}" for who in ("accounts", "finance", "office", "reports")
+                 for where in ("bluepeak.test", "harbor.test", "example.org")])
+
+
+def own_text(body: str) -> str:
+    """The part of a reply the sender wrote: the body less the quoted email (the "On <date>, <who>
+    wrote:" line the compose page adds and every line after it, and any "> " line)."""
+    lines = []
+    for ln in body.splitlines():
+        if re.match(r"^On .+ wrote:\s*$", ln):
+            break
+        if not ln.lstrip().startswith(">"):
+            lines.append(ln)
+    return "\n".join(lines)
+
+
+@checker
+def reply_states_figure(before, after, figure: int, context: str = "") -> CheckResult:
+    """The one new message's own text states exactly one number, and it is `figure` (read as
+    `reward.answers` reads a number: "$34,500", "34500"; dates and times are not counted)."""
+    old = {m["id"] for m in before["messages"]}
+    new = [m for m in after["messages"] if m["id"] not in old]
+    if len(new) != 1:
+        return CheckResult.failed(f"{len(new)} messages were sent, expected 1")
+    nums = stated_numbers(own_text(new[0]["body"]), context)
+    if len(nums) != 1:
+        return CheckResult.failed(f"the reply must state the one figure asked for; it states {len(nums)} numbers")
+    if nums[0] != float(figure):
+        return CheckResult.failed(f"the reply states {nums[0]:g}, not the approved budget")
+    return CheckResult.passed(f"the reply states the budget, {figure:,}")
 
 
 def _open_then(sb, text: str, mid: int, button: str = "#reply"):
@@ -134,12 +173,13 @@ class MailForward(MailTask):
         if not pool:
             return None
         m = pick(rng, pool)
-        to = f"{rng.choice(['accounts', 'finance', 'office', 'reports'])}@{rng.choice(['bluepeak.test', 'harbor.test'])}"
-        return {"message": m["id"], "subject": m["subject"], "to": to,
+        to = pick(rng, _OUTSIDE)
+        return {"message": m["id"], "subject": m["subject"], "to": to, "sender": m["from"]["name"],
                 "note": str(rng.choice(_NOTES)), "attachments": [a["name"] for a in m["attachments"]]}
 
     def instruction(self, params):
-        return (f"In Lumen Mail, forward the email \"{params['subject']}\" with its attachment to {params['to']}, "
+        sender = f" from {params['sender']}" if params.get("sender") else ""
+        return (f"In Lumen Mail, forward the email \"{params['subject']}\"{sender} with its attachment to {params['to']}, "
                 f"with the note \"{params['note']}\" at the top.")
 
     def check(self, state, params, outcome: Outcome, baseline):
@@ -154,7 +194,7 @@ class MailForward(MailTask):
         yield act.finish()
 
 
-@register_task(id="browser.mail-reply-quote-move-v0", max_steps=30)
+@register_task(id="browser.mail-reply-quote-move-v1", max_steps=30)
 class MailReplyQuoteMove(MailTask):
     """Answer a colleague's question with a figure from another colleague's email, then file both emails.
 
@@ -165,7 +205,7 @@ class MailReplyQuoteMove(MailTask):
 
     def sample_for(self, rng, box):
         a, b = pick(rng, box["contacts"], k=2)
-        proj, budget = str(rng.choice(_NEW_PROJECTS)), int(rng.integers(12, 180)) * 500
+        proj, budget = pick(rng, _NEW_PROJECTS), int(rng.integers(12, 180)) * 500
         n = len(box["messages"])
         extra = [
             {"from": b, "subject": f"Budget for {proj}", "date": "2026-03-13 11:05", "read": False,
@@ -185,11 +225,12 @@ class MailReplyQuoteMove(MailTask):
 
     def check(self, state, params, outcome: Outcome, baseline):
         f = params["folder"]
-        return mail_sent_and_changed(
+        return all_of(mail_sent_and_changed(
             baseline, state,
             {"to": [params["a"]["addr"]], "subject": f"Re: Question about {params['project']}",
-             "body_has": [str(params["budget"])], "in_reply_to": params["question_id"]},
-            {params["budget_id"]: {"folder": f}, params["question_id"]: {"folder": f}})
+             "in_reply_to": params["question_id"]},
+            {params["budget_id"]: {"folder": f}, params["question_id"]: {"folder": f}}),
+            reply_states_figure(baseline, state, params["budget"], self.instruction(params)))
 
     def oracle(self, sb, params):
         yield from _open_then(sb, params["project"], params["budget_id"], button="#back")

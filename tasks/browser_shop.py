@@ -13,8 +13,10 @@ Those of `BrowserEnv` (the whole 1280×800 screen; clicks, keys, typing, scrolls
 
 ## Rewards
 1.0 when the task's checker passes on the shop backend's state (`ShopApp.state()`: cart,
-wishlist, coupon, orders) and, for questions, on the `finished(content=...)` answer;
-the checker also requires everything the task did not ask for to be as it was.
+wishlist, coupon, orders) and, for questions, on the `finished(content=...)` answer as
+`reward.answers.match_answer` reads it (one number, or the whole answer one name: a list
+of candidates fails); the checker also requires everything the task did not ask for to
+be as it was.
 
 ## Starting State
 A catalogue seed and the task's targets are drawn from the reset seed; the app is
@@ -26,6 +28,10 @@ catalogue (or a category listing).
 
 ## Version History
 * v0: first version.
+* v1 (shop-cheapest-answer, shop-top-rated-answer, shop-count-answer, shop-order-city-answer):
+  answers judged by `match_answer`; shop-count-answer draws its count uniformly (1 to 14 sold-out
+  products, set by the task) and states its price cap in cents; the test split's catalogues have
+  product names, prices and order cities of their own.
 """
 
 from __future__ import annotations
@@ -33,7 +39,8 @@ from __future__ import annotations
 import re
 
 from hybridgym.reward import CheckResult
-from hybridgym.reward.checkers import all_of, answer_matches
+from hybridgym.reward.answers import Answer, match_answer
+from hybridgym.reward.checkers import all_of
 from hybridgym.reward.shop import cart_is, shop_unchanged
 from hybridgym.tasks.webapps import shop
 
@@ -47,8 +54,8 @@ def _listing(sb, params: dict):
     yield from click_nav(sb, f"a.cat-link[data-cat={params['category']!r}]")
 
 
-def _answer_checked(state, params, baseline, outcome: Outcome, truth: str, numeric: bool = False) -> CheckResult:
-    return all_of(answer_matches(outcome.answer, truth, numeric=numeric), shop_unchanged(baseline, state))
+def _answer_checked(state, params, baseline, outcome: Outcome, expected: Answer) -> CheckResult:
+    return all_of(match_answer(outcome.answer, expected), shop_unchanged(baseline, state))
 
 
 def _open_order(sb, oid: int):
@@ -56,7 +63,7 @@ def _open_order(sb, oid: int):
     yield from click_nav(sb, f"tr.order-row[data-id='{oid}'] a.order-link")
 
 
-@register_task(id="browser.shop-cheapest-answer-v0", max_steps=16)
+@register_task(id="browser.shop-cheapest-answer-v1", max_steps=16)
 class ShopCheapestAnswer(ShopTask):
     """Answer with the price of the cheapest in-stock product of a category and brand.
 
@@ -77,8 +84,11 @@ class ShopCheapestAnswer(ShopTask):
         return (f"In the Northwind Market shop, what is the price of the cheapest {params['category']} product "
                 f"by {params['brand']} that is in stock? Answer with the price only.")
 
+    def expected_answer(self, params):
+        return Answer(params["price"], kind="number", currency="$", context=self.instruction(params))
+
     def check(self, state, params, outcome: Outcome, baseline):
-        return _answer_checked(state, params, baseline, outcome, f"{params['price']:.2f}", numeric=True)
+        return _answer_checked(state, params, baseline, outcome, self.expected_answer(params))
 
     def oracle(self, sb, params):
         yield from _listing(sb, params)
@@ -89,7 +99,7 @@ class ShopCheapestAnswer(ShopTask):
         yield act.finish(price.lstrip("$"))
 
 
-@register_task(id="browser.shop-top-rated-answer-v0", max_steps=16)
+@register_task(id="browser.shop-top-rated-answer-v1", max_steps=16)
 class ShopTopRatedAnswer(ShopTask):
     """Answer with the name of the best-rated product of a category within a price range.
 
@@ -113,8 +123,11 @@ class ShopTopRatedAnswer(ShopTask):
         return (f"In the Northwind Market shop, which {params['category']} product priced between "
                 f"${params['min']} and ${params['max']} has the highest customer rating? Answer with its full name.")
 
+    def expected_answer(self, params):
+        return Answer(params["answer"], context=self.instruction(params))
+
     def check(self, state, params, outcome: Outcome, baseline):
-        return _answer_checked(state, params, baseline, outcome, params["answer"])
+        return _answer_checked(state, params, baseline, outcome, self.expected_answer(params))
 
     def oracle(self, sb, params):
         yield from _listing(sb, params)
@@ -126,31 +139,42 @@ class ShopTopRatedAnswer(ShopTask):
         yield act.finish(sb.browser.page.locator(".product-card a.product-link").first.inner_text())
 
 
-@register_task(id="browser.shop-count-answer-v0", max_steps=10)
+@register_task(id="browser.shop-count-answer-v1", max_steps=10)
 class ShopCountAnswer(ShopTask):
-    """Count the out-of-stock products of a category up to a price (the list spans two pages)."""
+    """Count the out-of-stock products of a category up to a price (the list spans two pages).
+
+    The count is drawn first, uniformly from 1 to 14: the task sets that many of the listed
+    products sold out (`params["stock"]`) and the others in stock."""
 
     def sample_for(self, rng, app):
-        products = app.products
-        while True:
-            cat, in_cat = shop.sample_category(rng, products)
-            cap = int(sorted(p["price"] for p in in_cat)[int(rng.integers(12, 17))]) + 1
-            hits = [p for p in in_cat if p["price"] <= cap]
-            out = sum(p["stock"] == 0 for p in hits)
-            if len(hits) > shop.PER_PAGE and out:
-                return {"category": cat, "cap": cap, "answer": out}
+        cat, in_cat = shop.sample_category(rng, app.products)
+        ranked = sorted(in_cat, key=lambda p: (p["price"], p["id"]))
+        pos = int(rng.integers(14, len(ranked)))
+        if ranked[pos]["price"] == (ranked[pos + 1]["price"] if pos + 1 < len(ranked) else None):
+            return None
+        hits = ranked[:pos + 1]
+        answer = int(rng.integers(1, 15))
+        out = {int(i) for i in rng.choice(len(hits), size=answer, replace=False)}
+        stock = {p["id"]: 0 if i in out else (p["stock"] or int(rng.integers(1, 40))) for i, p in enumerate(hits)}
+        return {"category": cat, "cap": ranked[pos]["price"], "answer": answer, "stock": stock}
 
     def instruction(self, params):
+        cap = params["cap"]
+        cap = f"{cap:.2f}" if isinstance(cap, float) else str(cap)
         return (f"In the Northwind Market shop, how many {params['category']} products that cost at most "
-                f"${params['cap']} are out of stock? Answer with the number only.")
+                f"${cap} are out of stock? Answer with the number only.")
+
+    def expected_answer(self, params):
+        return Answer(params["answer"], kind="number", context=self.instruction(params))
 
     def check(self, state, params, outcome: Outcome, baseline):
-        return _answer_checked(state, params, baseline, outcome, str(params["answer"]), numeric=True)
+        return _answer_checked(state, params, baseline, outcome, self.expected_answer(params))
 
     def oracle(self, sb, params):
         yield from _listing(sb, params)
         yield click(sb, "#max")
-        yield from type_nav(sb, f"{params['cap']}\n")
+        cap = params["cap"]
+        yield from type_nav(sb, (f"{cap:.2f}" if isinstance(cap, float) else str(cap)) + "\n")
         count = sb.browser.page.locator(".product-card .stock.out").count()
         yield from click_nav(sb, "#pager a.next")
         count += sb.browser.page.locator(".product-card .stock.out").count()
@@ -193,7 +217,7 @@ class ShopCartEdit(ShopTask):
         yield act.finish()
 
 
-@register_task(id="browser.shop-order-city-answer-v0", max_steps=10)
+@register_task(id="browser.shop-order-city-answer-v1", max_steps=10)
 class ShopOrderCityAnswer(ShopTask):
     """Answer which city the past order containing a given product was shipped to.
 
@@ -216,8 +240,11 @@ class ShopOrderCityAnswer(ShopTask):
         return (f"In the Northwind Market shop, to which city was your past order containing "
                 f"{params['product']} shipped? Answer with the city name.")
 
+    def expected_answer(self, params):
+        return Answer(params["city"], context=self.instruction(params))
+
     def check(self, state, params, outcome: Outcome, baseline):
-        return _answer_checked(state, params, baseline, outcome, params["city"])
+        return _answer_checked(state, params, baseline, outcome, self.expected_answer(params))
 
     def oracle(self, sb, params):
         yield from _open_order(sb, params["order"])

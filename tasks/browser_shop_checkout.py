@@ -13,8 +13,9 @@ Those of `BrowserEnv` (the whole 1280×800 screen; clicks, keys, typing, scrolls
 
 ## Rewards
 1.0 when the task's checker passes on the shop backend's state (`ShopApp.state()`: cart,
-wishlist, coupon, orders); the checker also requires everything the task did not ask
-for to be as it was.
+wishlist, coupon, orders, stock); the checker also requires everything the task did not
+ask for to be as it was. A checkout's order must hold the asked-for items, address,
+shipping option, coupon and card (number, expiry, CVC), and nothing else.
 
 ## Starting State
 A catalogue seed and the task's targets (a shopper's address and card, the options)
@@ -26,6 +27,10 @@ task needs) and the page opens on the catalogue.
 
 ## Version History
 * v0: first version.
+* v1 (shop-checkout, shop-coupon-checkout, shop-find-buy-checkout): the order must be paid with
+  the card, expiry and CVC the instruction gives (any valid card passed before), and the stock
+  must drop by exactly the order's quantities. The test split's catalogues, shoppers and
+  addresses have names of their own.
 """
 
 from __future__ import annotations
@@ -89,7 +94,8 @@ def _checkout_text(params: dict) -> str:
 
 
 def _order_checked(state, params, baseline, lines, **kw) -> CheckResult:
-    return all_of(order_placed(baseline, state, lines, params["address"], params["shipping"], **kw),
+    return all_of(order_placed(baseline, state, lines, params["address"], params["shipping"],
+                               payment=params["payment"], **kw),
                   shop_unchanged(baseline, state, parts=("wishlist",)))
 
 
@@ -189,7 +195,7 @@ class ShopWishlistToCart(ShopTask):
         yield act.finish()
 
 
-@register_task(id="browser.shop-checkout-v0", max_steps=34)
+@register_task(id="browser.shop-checkout-v1", max_steps=34)
 class ShopCheckout(ShopTask):
     """Check out the cart as it is, with a given address, shipping option and card.
 
@@ -214,7 +220,7 @@ class ShopCheckout(ShopTask):
         yield act.finish()
 
 
-@register_task(id="browser.shop-coupon-checkout-v0", max_steps=38)
+@register_task(id="browser.shop-coupon-checkout-v1", max_steps=38)
 class ShopCouponCheckout(ShopTask):
     """Apply a coupon code in the cart, then check out with a given address and shipping option.
 
@@ -243,7 +249,7 @@ class ShopCouponCheckout(ShopTask):
         yield act.finish()
 
 
-@register_task(id="browser.shop-find-buy-checkout-v0", max_steps=56)
+@register_task(id="browser.shop-find-buy-checkout-v1", max_steps=56)
 class ShopFindBuyCheckout(ShopTask):
     """Find the cheapest in-stock product matching a category, a brand and a price cap; buy 2 with options.
 

@@ -35,34 +35,9 @@ from hybridgym.reward.files import ANY
 
 from .base import Outcome, Task, register_task
 from .kit import actions as act
-from .kit.data import WORDS, pick
-from .kit.desktop import (CITIES, SENTENCES, TOPICS, HomeTask, editor_goto_line, editor_save_as, home,
-                          home_state, no_window, notes, place, save, wrote_text)
-
-
-def _doc_lines(rng: np.random.Generator, word: str, n: int) -> list[str]:
-    """Lines of a memo, each mentioning `word` with probability 1/2 (at least three do)."""
-    lines = []
-    for i in range(n):
-        s = pick(rng, SENTENCES[:4] + SENTENCES[6:])
-        lines.append(f"The {word} {s[0].lower()}{s[1:]}" if i % 2 == 0 else s)
-    return lines
-
-
-def _tick(sb, x: int, y: int) -> Iterator[dict]:
-    """Click a GTK check box until the screen shows it ticked (blue); a click that lands while
-    the dialog is still busy is lost, so look again, as a person would."""
-    def ticked() -> bool:
-        box = sb.capture.grab()[y - 4:y + 5, x - 4:x + 5].astype(int)
-        blue = (box[..., 2] > 180) & (box[..., 2] - box[..., 0] > 40)
-        return blue.mean() > 0.3
-    for _ in range(3):
-        yield from act.point_and_click(x, y)
-        for _ in range(8):
-            if ticked():
-                return
-            yield act.wait(0.15)
-    raise RuntimeError(f"the check box at ({x}, {y}) did not get ticked")
+from .kit.data import pick
+from .kit.desktop import (CITIES, SENTENCES, TOPICS, WORDS, HomeTask, doc_lines, editor_goto_line, editor_save_as,
+                          home, home_state, notes, place, replace_all, save, wrote_text)
 
 
 @register_task(id="computer.editor-create-file-v0")
@@ -117,7 +92,7 @@ class EditorReplaceWord(HomeTask):
         files = home(rng)
         old, new = pick(rng, TOPICS, 2)
         path = f"Documents/{pick(rng, ['memo', 'minutes', 'plan', 'summary'])}-{int(rng.integers(10, 99))}.txt"
-        files[path] = "\n".join(_doc_lines(rng, old, int(rng.integers(6, 11)))) + "\n"
+        files[path] = "\n".join(doc_lines(rng, old, int(rng.integers(6, 11)))) + "\n"
         return {"home": files, "path": path, "old": old, "new": new}
 
     def instruction(self, params: dict) -> str:
@@ -128,17 +103,7 @@ class EditorReplaceWord(HomeTask):
         return {params["path"]: before[params["path"]].replace(params["old"].encode(), params["new"].encode())}
 
     def oracle(self, sb, params: dict) -> Iterator[dict]:
-        yield act.keys("ctrl", "r")
-        dialog = sb.wait_ready("mousepad", "Find and Replace", timeout=5)
-        x, y, w, h = sb.window_geometry(dialog)
-        yield act.typed(params["old"])
-        yield act.keys("tab")
-        yield act.typed(params["new"])
-        yield from _tick(sb, x + 19, y + h - 59)   # "Replace all in: Document"
-        yield from act.point_and_click(x + w - 160, y + h - 19)   # "Replace All"
-        yield from act.until(lambda: any(w["title"].startswith("*") for w in sb.windows()))  # the document changed
-        yield act.keys("esc")                      # close the dialog; the keys go to the document once it is gone
-        yield from act.until(no_window(sb, "Find and Replace"), tries=10, seconds=0.1)
+        yield from replace_all(sb, params["old"], params["new"])
         yield from save(sb, params["path"])
         yield act.finish()
 

@@ -12,8 +12,10 @@ Those of `ComputerEnv` (the whole 1280×800 desktop; clicks, keys, typing, scrol
 ## Rewards
 1.0 when the home is exactly the baseline with the asked changes (`expected_tree`): moved
 files only at their new place with their bytes, archives holding exactly the asked files
-(`archive_holds`), nothing else added, changed or deleted; for `files-largest`, the
-`finished(content=...)` answer names the file. App state (`.config/`, `.cache/`, ...) is ignored.
+(`archive_holds`; for `files-zip-folder` at the top, under the folder's name or under its
+path, nothing else), nothing else added, changed or deleted; for `files-largest`, the
+`finished(content=...)` answer is the file's name as a whole (`match_answer`: "report.pdf" or
+"Downloads/report.pdf"; a list of names fails). App state (`.config/`, `.cache/`, ...) is ignored.
 
 ## Starting State
 The drawn home is written, then PCManFM opens on the task's folder, or an xterm opens.
@@ -23,6 +25,9 @@ The drawn home is written, then PCManFM opens on the task's folder, or an xterm 
 
 ## Version History
 * v0: first version.
+* v1 (files-zip-folder, files-largest): the zip may hold the folder under its path from the home
+  (`zip -r q1-2025.zip Reports/q1-2025/`), and no other prefix; the largest file's name is read with
+  `match_answer` (whole answer, no substring). All tasks: split-disjoint names and years.
 """
 
 from __future__ import annotations
@@ -33,39 +38,18 @@ from typing import Callable, ClassVar, Iterator
 import numpy as np
 
 from hybridgym.reward import CheckResult
-from hybridgym.reward.checkers import all_of, answer_matches
+from hybridgym.reward.answers import Answer, match_answer
+from hybridgym.reward.checkers import all_of
 from hybridgym.reward.files import ANY, archive_holds
 
 from .base import Outcome, register_task
 from .kit import actions as act
-from .kit.data import WORDS, pick
-from .kit.desktop import CITIES, SENTENCES, HomeTask, exists, home, image, moved
+from .kit.data import pick
+from .kit.desktop import CITIES, SENTENCES, WORDS, HomeTask, exists, fm_go, fm_select, home, image, moved, year
 
 
 def _gone(sb, rel: str) -> Callable[[], bool]:
     return lambda: not (sb.workspace.root / rel).exists()
-
-
-# -- the file manager ------------------------------------------------------------------------
-def _fm_select(name: str) -> Iterator[dict]:
-    """Select an item in the file manager's folder view by typing its name (type-ahead), then close the search box."""
-    yield act.typed(name)
-    yield act.keys("esc")
-
-
-#: a point of the maximized file manager's folder view with no file under it (files fill the top rows)
-_FM_EMPTY_SPOT = (1000, 650)
-
-
-def _fm_go(sb, folder: str) -> Iterator[dict]:
-    """Open a folder in the file manager by typing its path into the location bar (ctrl+L), wait
-    until the window shows it (its title is the folder's name), and click an empty spot of the
-    folder view so that keys go to the view again, not to the location bar."""
-    yield act.keys("ctrl", "l")
-    yield act.typed(f"{sb.workspace.root / folder}\n")
-    name = folder.rstrip("/").rsplit("/", 1)[-1]
-    yield from act.until(lambda: any(w["title"] == name and "pcmanfm" in w["wm_class"] for w in sb.windows()))
-    yield act.click(*_FM_EMPTY_SPOT)
 
 
 @register_task(id="computer.files-rename-v0", max_steps=20)
@@ -92,7 +76,7 @@ class FilesRename(HomeTask):
         return moved(before, {params["src"]: params["dst"]})
 
     def oracle(self, sb, params: dict) -> Iterator[dict]:
-        yield from _fm_select(params["src"].split("/", 1)[1])
+        yield from fm_select(params["src"].split("/", 1)[1])
         yield act.keys("f2")
         yield act.keys("ctrl", "a")
         yield act.typed(params["dst"].split("/", 1)[1] + "\n")
@@ -113,7 +97,7 @@ class FilesMove(HomeTask):
     def sample(self, rng: np.random.Generator) -> dict:
         files = home(rng)
         picked = pick(rng, [p for p in files if p.startswith("Documents/")], 2)
-        target = f"Archive/{int(rng.integers(2015, 2025))}"
+        target = f"Archive/{year(rng)}"
         files[f"{target}/index.txt"] = f"archive {target}\n"
         return {"home": files, "files": picked, "target": target}
 
@@ -126,13 +110,13 @@ class FilesMove(HomeTask):
 
     def oracle(self, sb, params: dict) -> Iterator[dict]:
         for i, path in enumerate(params["files"]):
-            yield from _fm_select(path.split("/", 1)[1])
+            yield from fm_select(path.split("/", 1)[1])
             yield act.keys("ctrl", "x")
-            yield from _fm_go(sb, params["target"])
+            yield from fm_go(sb, params["target"])
             yield act.keys("ctrl", "v")
             yield from act.until(exists(sb, f"{params['target']}/{path.split('/', 1)[1]}"))
             if i == 0:
-                yield from _fm_go(sb, "Documents")
+                yield from fm_go(sb, "Documents")
         yield act.finish()
 
 
@@ -148,7 +132,7 @@ class FilesCopyFolder(HomeTask):
 
     def sample(self, rng: np.random.Generator) -> dict:
         files = home(rng)
-        trip = f"{pick(rng, CITIES)}-{int(rng.integers(2019, 2026))}"
+        trip = f"{pick(rng, CITIES)}-{year(rng)}"
         for i in range(int(rng.integers(3, 6))):
             files[f"Photos/{trip}/IMG_{int(rng.integers(1000, 9999))}{i}.png"] = image(rng)
         files["Backup/README.txt"] = "Backups go here.\n"
@@ -165,9 +149,9 @@ class FilesCopyFolder(HomeTask):
 
     def oracle(self, sb, params: dict) -> Iterator[dict]:
         name = params["folder"].split("/", 1)[1]
-        yield from _fm_select(name)
+        yield from fm_select(name)
         yield act.keys("ctrl", "c")
-        yield from _fm_go(sb, "Backup")
+        yield from fm_go(sb, "Backup")
         yield act.keys("ctrl", "v")
         sources = [sb.workspace.root / p for p in params["home"] if p.startswith(params["folder"] + "/")]
         copies = [sb.workspace.root / "Backup" / name / src.name for src in sources]
@@ -182,6 +166,16 @@ class _ShellTask(HomeTask):
 
     app = ("terminal",)
     max_steps = 16
+    #: the folder whose drawn files make the instance (its instruction names none of them): `instance_key`
+    listed: ClassVar[str] = ""
+
+    def instance_key(self, params: dict) -> tuple:
+        """The instruction, plus, where it names no file, the names of the drawn files under `listed`
+        (split-pool words: a test instance's files are never a training instance's)."""
+        key = super().instance_key(params)
+        if not self.listed:
+            return key
+        return key + (tuple(sorted(p for p in params["home"] if p.startswith(self.listed))),)
 
     def command(self, params: dict) -> str:
         raise NotImplementedError
@@ -208,6 +202,8 @@ class FilesOrganizeByExtension(_ShellTask):
     The checker wants each file in Downloads/<ext>/ with its bytes, nothing left
     loose in Downloads/, and the rest of the home intact.
     """
+
+    listed = "Downloads/"
 
     def sample(self, rng: np.random.Generator) -> dict:
         files = {p: c for p, c in home(rng).items() if not p.startswith("Downloads/")}
@@ -239,13 +235,15 @@ class FilesOrganizeByDate(_ShellTask):
     The checker wants each scan in the folder of its month, unchanged, and nothing else touched.
     """
 
+    listed = "Scans/"
+
     def sample(self, rng: np.random.Generator) -> dict:
         files = home(rng)
-        year = int(rng.integers(2019, 2026))
+        yr = year(rng)
         months = sorted(pick(rng, range(1, 13), 3))
         for w in pick(rng, WORDS, int(rng.integers(7, 12))):
             m, d = months[int(rng.integers(3))], int(rng.integers(1, 29))
-            files[f"Scans/scan-{year}-{m:02d}-{d:02d}-{w}.txt"] = f"scanned {w} on {year}-{m:02d}-{d:02d}\n"
+            files[f"Scans/scan-{yr}-{m:02d}-{d:02d}-{w}.txt"] = f"scanned {w} on {yr}-{m:02d}-{d:02d}\n"
         return {"home": files}
 
     def instruction(self, params: dict) -> str:
@@ -273,25 +271,33 @@ class _ArchiveTask(_ShellTask):
     def packed(self, params: dict, before: dict[str, bytes]) -> dict[str, bytes]:
         raise NotImplementedError
 
+    def prefixes(self, params: dict) -> tuple[str, ...] | None:
+        """The folder prefixes the members may carry (`archive_holds`); None: any one common folder."""
+        return None
+
     def check(self, state: dict, params: dict, outcome: Outcome, baseline: dict) -> CheckResult:
         return all_of(archive_holds(state["files"], params[self.archive], self.packed(params, baseline["files"]),
-                                    kind=self.kind),
+                                    kind=self.kind, prefixes=self.prefixes(params)),
                       super().check(state, params, outcome, baseline))
 
 
-@register_task(id="computer.files-zip-folder-v0")
+@register_task(id="computer.files-zip-folder-v1")
 class FilesZipFolder(_ArchiveTask):
     """Archive a folder into a zip file (terminal or file manager).
 
-    The checker opens the zip and wants exactly the folder's files (same bytes;
-    under the folder's name or at the top), the folder itself kept, and no other change.
+    The checker opens the zip and wants exactly the folder's files with their bytes, all at one
+    of the places the instruction allows: at the top of the archive (`zip -r ../q1-2025.zip .`),
+    under the folder's name (`cd Reports && zip -r ~/q1-2025.zip q1-2025`), or under its path from
+    the home (`zip -r q1-2025.zip Reports/q1-2025/`); "./" prefixes and directory entries do not
+    count. Any other file in the archive (or a member missing, or another prefix) fails. The
+    folder itself is kept, and the home has no other change.
     """
 
     archive, kind = "zip", "zip"
 
     def sample(self, rng: np.random.Generator) -> dict:
         files = home(rng)
-        folder = f"Reports/{pick(rng, ['q1', 'q2', 'q3', 'q4'])}-{int(rng.integers(2019, 2026))}"
+        folder = f"Reports/{pick(rng, ['q1', 'q2', 'q3', 'q4'])}-{year(rng)}"
         for w in pick(rng, WORDS, int(rng.integers(3, 6))):
             files[f"{folder}/{w}.txt"] = f"{w}: {pick(rng, SENTENCES)}\n"
         files[f"{folder}/chart.png"] = image(rng)
@@ -306,6 +312,9 @@ class FilesZipFolder(_ArchiveTask):
 
     def packed(self, params: dict, before: dict[str, bytes]) -> dict[str, bytes]:
         return {p.rsplit("/", 1)[1]: b for p, b in before.items() if p.startswith(params["folder"] + "/")}
+
+    def prefixes(self, params: dict) -> tuple[str, ...]:
+        return ("", params["folder"].split("/", 1)[1] + "/", params["folder"] + "/")
 
     def command(self, params: dict) -> str:
         parent, name = params["folder"].split("/")
@@ -333,7 +342,7 @@ class FilesArchiveLogs(_ArchiveTask):
                                              for _ in range(int(rng.integers(2, 6))))
         files["logs/README.md"] = "Service logs. Keep this file.\n"
         files["logs/rotate.conf"] = f"keep = {int(rng.integers(3, 30))}\n"
-        return {"home": files, "archive": f"logs-{int(rng.integers(2019, 2026))}-{int(rng.integers(1, 13)):02d}.tar.gz"}
+        return {"home": files, "archive": f"logs-{year(rng)}-{int(rng.integers(1, 13)):02d}.tar.gz"}
 
     def instruction(self, params: dict) -> str:
         return (f"Put all the .log files from the folder logs/ in your home folder into a gzip-compressed tar "
@@ -364,6 +373,8 @@ class FilesDeleteMatching(_ShellTask):
     The checker wants exactly those files gone and every other file (source files,
     notes, files merely containing "tmp" in the name) intact.
     """
+
+    listed = "Projects/"
 
     def sample(self, rng: np.random.Generator) -> dict:
         files = home(rng)
@@ -396,7 +407,7 @@ class FilesDeleteMatching(_ShellTask):
         return lambda: all(_gone(sb, p)() for p in victims)
 
 
-@register_task(id="computer.files-largest-v0", max_steps=8)
+@register_task(id="computer.files-largest-v1", max_steps=8)
 class FilesLargest(HomeTask):
     """Report the largest file in Downloads/ (by size in bytes), changing nothing.
 
@@ -420,8 +431,13 @@ class FilesLargest(HomeTask):
         return ("Which file in the Downloads folder of your home folder is the largest? Answer with its file name "
                 "only, e.g. finished(content='report.pdf').")
 
+    def expected_answer(self, params: dict) -> Answer:
+        return Answer(params["truth"], aliases=(f"Downloads/{params['truth']}", f"~/Downloads/{params['truth']}"),
+                      context=self.instruction(params))
+
     def check(self, state: dict, params: dict, outcome: Outcome, baseline: dict) -> CheckResult:
-        return all_of(answer_matches(outcome.answer, params["truth"]), super().check(state, params, outcome, baseline))
+        return all_of(match_answer(outcome.answer, self.expected_answer(params)),
+                      super().check(state, params, outcome, baseline))
 
     def oracle(self, sb, params: dict) -> Iterator[dict]:
         yield act.click(sb.width // 2, sb.height // 2)

@@ -14,7 +14,16 @@ the step's observation carries the command's output (`sdk_output`).
 ## Rewards
 1.0 when the home is the baseline with exactly the asked changes (`expected_tree`),
 and, for questions, the `finished(content=...)` answer is the number asked for
-(`answer_matches`, numeric).
+(`match_answer` on `expected_answer`: exactly one number, the truth; numbers the instruction
+states are not counted; an order total to the cent, in no currency but the records' own,
+which state none).
+
+The instructions name no tool the checker cannot tell apart: a file the task asks to write
+may be written with Mousepad (open) or through the SDK alike.
+
+## Test split
+Test seeds draw order ids, error codes, ports, picture numbers, years and folder names from
+other halves of their ranges and pools than training seeds.
 
 ## Starting State
 The standard home drawn from the seed plus the task's data (orders/, services/, logs/,
@@ -25,6 +34,11 @@ Pictures/, Downloads/, Camera/), and an xterm, Mousepad or PCManFM open.
 
 ## Version History
 * v0: first version.
+* v1 (find-order-total, count-errors): the answer is read by `match_answer` (one number, no
+  list of candidates); count-errors' counts are spread wider. dedupe-pictures: the pictures are
+  in a named folder of Pictures/ (drawn per seed). csv-total (v0 still): the instruction no
+  longer says "with the text editor" (the checker reads the file only). Train/test instances
+  are disjoint in every task.
 """
 
 from __future__ import annotations
@@ -35,19 +49,34 @@ from typing import Iterator
 import numpy as np
 
 from hybridgym.reward import CheckResult
-from hybridgym.reward.checkers import all_of, answer_matches
+from hybridgym.reward.answers import Answer, match_answer
+from hybridgym.reward.checkers import all_of
 
 from .base import Outcome, Task, register_task
 from .kit import actions as act
-from .kit.data import WORDS, pick
+from .kit.data import WORDS, Pool, pick, split_of
 from .kit.desktop import (CITIES, TOPICS, HomeTask, editor_goto_line, editor_save_as, home, image, moved,
                           place, save)
 
 #: what the order records and the log lines are about
 _PRODUCTS = ["desk lamp", "usb hub", "notebook", "monitor arm", "keyboard", "webcam", "headset", "chair mat"]
+_CITIES = Pool(CITIES)
+_TRIPS = Pool(["lisbon", "osaka", "denver", "tallinn", "nairobi", "quito", "perth", "bergen", "porto", "leeds",
+               "kyoto", "lima", "oslo", "cusco", "hobart", "split", "ghent", "tromso", "accra", "sintra"])
 
 
-@register_task(id="computer.find-order-total-v0")
+def _half(rng: np.random.Generator, lo: int, hi: int) -> range:
+    """The range [lo, hi) cut in two: its lower half for training seeds, its upper half for test seeds."""
+    mid = (lo + hi) // 2
+    return range(lo, mid) if split_of(rng) == "train" else range(mid, hi)
+
+
+def _year(rng: np.random.Generator) -> int:
+    """A year: 2015-2020 for training seeds, 2021-2026 for test seeds."""
+    return int(pick(rng, _half(rng, 2015, 2027)))
+
+
+@register_task(id="computer.find-order-total-v1")
 class FindOrderTotal(Task):
     """Hybrid GUI+SDK: find an order's total among ~300 order files in the workspace.
 
@@ -62,11 +91,11 @@ class FindOrderTotal(Task):
 
     def sample(self, rng: np.random.Generator) -> dict:
         files = {}
-        ids = pick(rng, range(1000, 9999), 300)
+        ids = pick(rng, _half(rng, 1000, 10000), 300)
         target = int(rng.integers(len(ids)))
-        truth = ""
+        truth, year = "", 2025 if split_of(rng) == "train" else 2026
         for i, oid in enumerate(ids):
-            month = f"2025-{int(rng.integers(1, 13)):02d}"
+            month = f"{year}-{int(rng.integers(1, 13)):02d}"
             lines, total = [], 0.0
             for _ in range(int(rng.integers(1, 4))):
                 qty, price = int(rng.integers(1, 5)), round(float(rng.uniform(5, 250)), 2)
@@ -88,8 +117,11 @@ class FindOrderTotal(Task):
         sb.launch_app(["xterm", "-geometry", "120x40"])  # the GUI path: a terminal window
         sb.wait_for_window("xterm")
 
+    def expected_answer(self, params: dict) -> Answer:
+        return Answer(float(params["truth"]), kind="number", rel_tol=0.0, context=self.instruction(params))
+
     def check(self, state: dict, params: dict, outcome: Outcome, baseline: dict) -> CheckResult:
-        return answer_matches(outcome.answer, params["truth"], numeric=True)
+        return match_answer(outcome.answer, self.expected_answer(params))
 
     def oracle(self, sb, params: dict):
         obs = yield act.terminal(f"grep -rl -- 'Order: {params['order']}$' orders | xargs cat")
@@ -109,14 +141,14 @@ class HybridFixConfigPort(HomeTask):
 
     def sample(self, rng: np.random.Generator) -> dict:
         files = home(rng)
-        ports = pick(rng, range(2000, 9999), 40)
+        ports = pick(rng, _half(rng, 2000, 10000), 40)
         names = [f"{a}-{b}" for a, b in zip(rng.choice(WORDS, 40), rng.choice(TOPICS, 40))]
         for i, (name, port) in enumerate(zip(names, ports)):
             files[f"services/{name}-{i:02d}/service.conf"] = (f"name = {name}\nhost = 10.0.{i}.{int(rng.integers(2, 250))}\n"
                                                             f"port = {port}\nworkers = {int(rng.integers(1, 9))}\n")
         target = int(rng.integers(40))
         return {"home": files, "path": f"services/{names[target]}-{target:02d}/service.conf",
-                "old": ports[target], "new": int(rng.integers(10000, 20000))}
+                "old": ports[target], "new": int(pick(rng, _half(rng, 10000, 20000)))}
 
     def instruction(self, params: dict) -> str:
         return (f"One of the service.conf files under services/ in your home folder has the line \"port = "
@@ -140,7 +172,7 @@ class HybridFixConfigPort(HomeTask):
         yield act.finish()
 
 
-@register_task(id="computer.hybrid-count-errors-v0", max_steps=8, sdk=True)
+@register_task(id="computer.hybrid-count-errors-v1", max_steps=8, sdk=True)
 class HybridCountErrors(HomeTask):
     """Count the log lines with a given error code across ~25 log files (grep through the SDK) and answer.
 
@@ -152,25 +184,29 @@ class HybridCountErrors(HomeTask):
 
     def sample(self, rng: np.random.Generator) -> dict:
         files = home(rng)
-        codes = [f"E{c}" for c in pick(rng, range(100, 999), 6)]
+        codes = [f"E{c}" for c in pick(rng, _half(rng, 100, 1000), int(rng.integers(3, 9)))]
         code, count = codes[0], 0
+        year, month, per_file = _year(rng), int(rng.integers(1, 13)), int(rng.integers(8, 45))
         for d in range(25):
             lines = []
-            for _ in range(int(rng.integers(10, 40))):
+            for _ in range(int(rng.integers(per_file // 2, per_file + 1))):
                 level = pick(rng, ["INFO", "INFO", "WARN", "ERROR"])
                 c = pick(rng, codes) if level == "ERROR" else ""
                 count += int(c == code)
-                lines.append(f"2025-03-{d + 1:02d} {int(rng.integers(24)):02d}:{int(rng.integers(60)):02d} {level} "
+                lines.append(f"{year}-{month:02d}-{d + 1:02d} {int(rng.integers(24)):02d}:{int(rng.integers(60)):02d} {level} "
                              f"{c} {pick(rng, _PRODUCTS)} {pick(rng, ['saved', 'timeout', 'retry', 'done'])}".replace("  ", " "))
-            files[f"logs/app-2025-03-{d + 1:02d}.log"] = "\n".join(lines) + "\n"
+            files[f"logs/app-{year}-{month:02d}-{d + 1:02d}.log"] = "\n".join(lines) + "\n"
         return {"home": files, "code": code, "truth": str(count)}
 
     def instruction(self, params: dict) -> str:
         return (f"How many ERROR lines with the code {params['code']} are there in all the .log files under logs/ "
                 f"in your home folder? Answer with the number only, e.g. finished(content='42').")
 
+    def expected_answer(self, params: dict) -> Answer:
+        return Answer(int(params["truth"]), kind="number", context=self.instruction(params))
+
     def check(self, state: dict, params: dict, outcome: Outcome, baseline: dict) -> CheckResult:
-        return all_of(answer_matches(outcome.answer, params["truth"], numeric=True),
+        return all_of(match_answer(outcome.answer, self.expected_answer(params)),
                       super().check(state, params, outcome, baseline))
 
     def oracle(self, sb, params: dict) -> Iterator[dict]:
@@ -179,7 +215,7 @@ class HybridCountErrors(HomeTask):
         yield act.finish(m.group(1) if m else "?")
 
 
-@register_task(id="computer.hybrid-dedupe-pictures-v0", max_steps=8, sdk=True)
+@register_task(id="computer.hybrid-dedupe-pictures-v1", max_steps=8, sdk=True)
 class HybridDedupePictures(HomeTask):
     """Delete the duplicate pictures in Pictures/ (same bytes, other names), keeping of each set
     the name that sorts first. Checksums through the SDK are the sensible path.
@@ -187,19 +223,20 @@ class HybridDedupePictures(HomeTask):
     The checker wants exactly the later-named copies gone and everything else intact.
     """
 
-    app = ("files", "Pictures")
+    app = ("files", "Pictures/{folder}")
 
     def sample(self, rng: np.random.Generator) -> dict:
         files = {p: c for p, c in home(rng).items() if not p.startswith("Pictures/")}
-        names = [f"IMG_{n}.png" for n in pick(rng, range(1000, 9999), 14)]
+        names = [f"IMG_{n}.png" for n in pick(rng, _half(rng, 1000, 10000), 14)]
         originals = {n: image(rng) for n in names[:10]}
         copies = {n: originals[pick(rng, names[:10])] for n in names[10:]}
-        files.update({f"Pictures/{n}": c for n, c in {**originals, **copies}.items()})
-        return {"home": files}
+        folder = f"{pick(rng, _TRIPS)}-{_year(rng)}"
+        files.update({f"Pictures/{folder}/{n}": c for n, c in {**originals, **copies}.items()})
+        return {"home": files, "folder": folder}
 
     def instruction(self, params: dict) -> str:
-        return ("Some pictures in the Pictures folder of your home folder are exact duplicates of others under a "
-                "different name. Delete the duplicates: of each group of identical files keep only the one whose "
+        return (f"Some pictures in the folder Pictures/{params['folder']} of your home folder are exact duplicates "
+                "of others under a different name. Delete the duplicates: of each group of identical files keep only the one whose "
                 "name sorts first alphabetically.")
 
     def changes(self, params: dict, before: dict[str, bytes]) -> dict:
@@ -211,7 +248,7 @@ class HybridDedupePictures(HomeTask):
         return out
 
     def oracle(self, sb, params: dict) -> Iterator[dict]:
-        obs = yield act.terminal("cd Pictures && md5sum * | sort -k1,1 -k2,2")
+        obs = yield act.terminal(f"cd 'Pictures/{params['folder']}' && md5sum * | sort -k1,1 -k2,2")
         seen, extra = set(), []
         for line in obs["sdk_output"].splitlines():
             parts = line.split()
@@ -219,14 +256,14 @@ class HybridDedupePictures(HomeTask):
                 if parts[0] in seen:
                     extra.append(parts[1])
                 seen.add(parts[0])
-        yield act.terminal("cd Pictures && rm -- " + " ".join(extra))
+        yield act.terminal(f"cd 'Pictures/{params['folder']}' && rm -- " + " ".join(extra))
         yield act.finish()
 
 
 @register_task(id="computer.hybrid-csv-total-v0", max_steps=22, sdk=True)
 class HybridCsvTotal(HomeTask):
     """Sum a column of a CSV for one region (awk through the SDK), then write the total into a
-    new file with the text editor.
+    new file (Mousepad is open for it; the SDK's write_file does as well: the checker reads the file).
 
     The checker wants the new file holding the total with two decimals, and nothing else changed.
     """
@@ -235,21 +272,21 @@ class HybridCsvTotal(HomeTask):
 
     def sample(self, rng: np.random.Generator) -> dict:
         files = home(rng)
-        regions = pick(rng, CITIES, 4)
-        rows, total = [], 0.0
+        regions = pick(rng, _CITIES, 4)
+        rows, total, year = [], 0.0, _year(rng)
         for i in range(int(rng.integers(60, 120))):
             region, amount = pick(rng, regions), round(float(rng.uniform(10, 900)), 2)
             total += amount if region == regions[0] else 0.0
-            rows.append(f"{i + 1},2025-{int(rng.integers(1, 13)):02d}-{int(rng.integers(1, 29)):02d},{region},{amount:.2f}")
-        csv = f"Downloads/sales-{int(rng.integers(2019, 2026))}.csv"
+            day = f"{year}-{int(rng.integers(1, 13)):02d}-{int(rng.integers(1, 29)):02d}"
+            rows.append(f"{i + 1},{day},{region},{amount:.2f}")
+        csv = f"Downloads/sales-{year}.csv"
         files[csv] = "id,date,region,amount\n" + "\n".join(rows) + "\n"
         return {"home": files, "csv": csv, "region": regions[0], "total": f"{total:.2f}",
                 "out": f"Documents/total-{regions[0].lower()}.txt"}
 
     def instruction(self, params: dict) -> str:
-        return (f"Add up the amount column of {params['csv']} for the rows whose region is {params['region']}. Then, "
-                f"with the text editor, save the total with two decimals (e.g. 1234.50) as the only content of "
-                f"{params['out']}.")
+        return (f"Add up the amount column of {params['csv']} for the rows whose region is {params['region']}. Then "
+                f"save the total with two decimals (e.g. 1234.50) as the only content of a new file {params['out']}.")
 
     def changes(self, params: dict, before: dict[str, bytes]) -> dict:
         return {params["out"]: params["total"].encode()}
@@ -276,10 +313,10 @@ class HybridBatchRename(HomeTask):
 
     def sample(self, rng: np.random.Generator) -> dict:
         files = home(rng)
-        nums = sorted(pick(rng, range(1000, 9999), int(rng.integers(10, 21))))
+        nums = sorted(pick(rng, _half(rng, 1000, 10000), int(rng.integers(10, 21))))
         for n in nums:
             files[f"Camera/IMG_{n}.png"] = image(rng)
-        return {"home": files, "trip": f"{pick(rng, CITIES).lower()}-{int(rng.integers(2019, 2026))}", "nums": nums}
+        return {"home": files, "trip": f"{pick(rng, _TRIPS)}-{_year(rng)}", "nums": nums}
 
     def instruction(self, params: dict) -> str:
         return (f"Rename the pictures in the Camera folder of your home folder from IMG_<number>.png to "

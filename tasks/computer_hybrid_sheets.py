@@ -13,8 +13,13 @@ the step's observation carries the command's output (`sdk_output`).
 
 ## Rewards
 1.0 when the saved workbook holds exactly the expected cells (`sheet_equals`, read back
-with `read_book`: formulas where asked, numbers within 0.005, money totals within 0.01)
-and every other file of the home is byte-for-byte intact.
+with `read_book`: numbers within 0.005, money totals within 0.01), no other sheet of it holds
+anything, and every other file of the home is byte-for-byte intact. The merge task's total must
+be a formula that reads the whole Amount column (a typed constant fails).
+
+## Test split
+Test seeds draw the names (workbooks, months' years, stores, project codes, SKUs, categories)
+and the log's year from other halves of their pools and ranges than training seeds.
 
 ## Starting State
 The data files and the workbook drawn from the seed; Gnumeric open on the workbook (or
@@ -25,6 +30,8 @@ on an empty one).
 
 ## Version History
 * v0: first version.
+* v1: the total formula must read the data, other sheets must stay empty, train/test instances
+  are disjoint; the access log is drawn in one vectorized pass.
 """
 
 from __future__ import annotations
@@ -37,14 +44,23 @@ from hybridgym.reward.sheets import table, write_csv
 
 from .base import register_task
 from .kit import actions as act
-from .kit.data import MONTHS, WORDS, money, pick
-from .kit.desktop import (NAMES, SheetTask, book_bytes, distractors, doc_name, fill_and_save, goto_cell,
-                          open_workbook, place, save, save_workbook_as)
+from .kit.data import MONTHS, WORDS, Pool, money, pick, split_int, split_of
+from .kit.desktop import (NAMES, SheetTask, book_bytes, split_doc_name, distractors, fill_and_save, goto_cell, open_workbook, place, save,
+                          save_workbook_as)
+
+_STORES = Pool(["Alfama", "Baixa", "Belem", "Chiado", "Graca", "Lapa", "Estrela", "Campo", "Areeiro", "Benfica"])
+_CATEGORIES = Pool(["Books", "Fuel", "Groceries", "Rent", "Software", "Travel", "Dining", "Health", "Music",
+                    "Garden", "Phone", "Sports"])
 
 _DAY_HEADER = ["Day", "Store", "Amount"]
 
 
-@register_task(id="computer.merge-csvs-total-v0", sdk=True)
+def _ids(rng: np.random.Generator) -> range:
+    """Four-digit ids (project codes, SKUs): 1000-5499 for training seeds, 5500-9999 for test seeds."""
+    return range(1000, 5500) if split_of(rng) == "train" else range(5500, 10000)
+
+
+@register_task(id="computer.merge-csvs-total-v1", sdk=True)
 class MergeCsvsTotal(SheetTask):
     """Hybrid: merge 30 daily CSV files into one workbook with a total (the terminal merges, the spreadsheet totals).
 
@@ -57,11 +73,11 @@ class MergeCsvsTotal(SheetTask):
     book = "out"
 
     def sample(self, rng):
-        stores = ["Alfama", "Baixa", "Belem", "Chiado", "Graca"]
+        stores = pick(rng, _STORES, 4)
         days = {}
         for d in range(1, 31):
             days[str(d)] = [[d, pick(rng, stores), money(rng, 50, 600)] for _ in range(int(rng.integers(2, 5)))]
-        month = pick(rng, MONTHS).lower()
+        month = f"{pick(rng, MONTHS).lower()}-{split_int(rng, 2016, 2026)}"
         return {"days": days, "out": f"Documents/{month}-sales.gnumeric", "others": distractors(rng)}
 
     def instruction(self, params):
@@ -83,6 +99,9 @@ class MergeCsvsTotal(SheetTask):
         rows = self._rows(params)
         return {**table(rows), "E1": round(sum(r[2] for r in rows[1:]), 6)}, {"E1": ""}
 
+    def reads(self, params):
+        return {"E1": f"C2:C{len(self._rows(params))}"}
+
     def oracle(self, sb, params):
         yield act.terminal("(head -n 1 sales/day-01.csv; tail -q -n +2 sales/day-*.csv) > sales/merged.csv && "
                            "wc -l sales/merged.csv")
@@ -93,7 +112,7 @@ class MergeCsvsTotal(SheetTask):
         yield act.finish()
 
 
-@register_task(id="computer.grep-then-edit-sheet-v0", sdk=True, max_steps=15)
+@register_task(id="computer.grep-then-edit-sheet-v1", sdk=True, max_steps=15)
 class GrepThenEditSheet(SheetTask):
     """Hybrid: find which of 40 project workbooks belongs to a project code (terminal), then change its budget (GUI).
 
@@ -105,7 +124,7 @@ class GrepThenEditSheet(SheetTask):
     book = "target"
 
     def sample(self, rng):
-        codes = [f"PRJ-{c}" for c in pick(rng, range(1000, 9999), 40)]
+        codes = [f"PRJ-{c}" for c in pick(rng, _ids(rng), 40)]
         nums = pick(rng, range(100, 999), 40)
         projects = {f"projects/project-{nums[i]}.gnumeric":
                     [["Project", codes[i]], ["Owner", pick(rng, NAMES)], ["Budget", int(rng.integers(5, 90)) * 1000]]
@@ -157,7 +176,7 @@ class _FillTask(SheetTask):
         yield act.finish()
 
 
-@register_task(id="computer.log-counts-to-sheet-v0")
+@register_task(id="computer.log-counts-to-sheet-v1")
 class LogCountsToSheet(_FillTask):
     """Hybrid: count HTTP status codes in a 3000-line access log (terminal) and fill them into a workbook (GUI).
 
@@ -167,20 +186,20 @@ class LogCountsToSheet(_FillTask):
     """
 
     def sample(self, rng):
-        codes = [200, 301, 304, 404, 500, 503]
+        codes = np.array([200, 301, 304, 404, 500, 503])
         weights = np.array([60, 5, 10, 12, 8, 5], float)
-        lines, counts = [], {c: 0 for c in codes}
-        for i in range(3000):
-            code = int(rng.choice(codes, p=weights / weights.sum()))
-            counts[code] += 1
-            lines.append(f"10.0.{int(rng.integers(0, 9))}.{int(rng.integers(1, 250))} - - "
-                         f"[12/Mar/2025:{i // 360 % 24:02d}:{i // 6 % 60:02d}:{i % 60:02d} +0000] "
-                         f"\"GET /{pick(rng, WORDS)}/{int(rng.integers(1, 99))} HTTP/1.1\" {code} "
-                         f"{int(rng.integers(200, 9000))}")
+        n = 3000
+        drawn = rng.choice(codes, size=n, p=weights / weights.sum())
+        ip3, ip4 = rng.integers(0, 9, n), rng.integers(1, 250, n)
+        words, pages, sizes = rng.integers(len(WORDS), size=n), rng.integers(1, 99, n), rng.integers(200, 9000, n)
+        year = 2025 if split_of(rng) == "train" else 2026
+        lines = [f"10.0.{ip3[i]}.{ip4[i]} - - [12/Mar/{year}:{i // 360 % 24:02d}:{i // 6 % 60:02d}:{i % 60:02d} +0000] "
+                 f"\"GET /{WORDS[words[i]]}/{pages[i]} HTTP/1.1\" {drawn[i]} {sizes[i]}" for i in range(n)]
         asked = sorted(pick(rng, [301, 304, 404, 500, 503], 3))
         rows = [["Status", "Requests"]] + [[c, None] for c in asked]
-        return {"path": f"Documents/{doc_name(rng, 'stats')}.gnumeric", "rows": rows, "log": "\n".join(lines) + "\n",
-                "counts": {str(c): counts[c] for c in asked}, "others": distractors(rng)}
+        return {"path": f"Documents/{split_doc_name(rng, 'stats')}.gnumeric", "rows": rows,
+                "log": "\n".join(lines) + "\n", "counts": {str(c): int((drawn == c).sum()) for c in asked},
+                "others": distractors(rng)}
 
     def instruction(self, params):
         return (f"Count how many requests in logs/access.log got each of the status codes listed in "
@@ -199,7 +218,7 @@ class LogCountsToSheet(_FillTask):
         yield from self.fill(sb, params, [counts.get(str(r[0]), 0) for r in params["rows"][1:]])
 
 
-@register_task(id="computer.category-totals-to-sheet-v0")
+@register_task(id="computer.category-totals-to-sheet-v1")
 class CategoryTotalsToSheet(_FillTask):
     """Hybrid: total 600 transactions by category (terminal: awk) and fill the totals into a summary workbook (GUI).
 
@@ -211,13 +230,13 @@ class CategoryTotalsToSheet(_FillTask):
     tol = 0.01
 
     def sample(self, rng):
-        cats = ["Books", "Fuel", "Groceries", "Rent", "Software", "Travel"]
+        cats = pick(rng, _CATEGORIES, 5)
         rows_tx = [["Id", "Category", "Amount"]]
         for i in range(600):
             rows_tx.append([1000 + i, pick(rng, cats), money(rng, 2, 300)])
         asked = sorted(pick(rng, cats, 4))
         totals = {c: round(sum(r[2] for r in rows_tx[1:] if r[1] == c), 2) for c in asked}
-        return {"path": f"Documents/{doc_name(rng, 'summary')}.gnumeric",
+        return {"path": f"Documents/{split_doc_name(rng, 'summary')}.gnumeric",
                 "rows": [["Category", "Total"]] + [[c, None] for c in asked], "csv": write_csv(rows_tx),
                 "totals": totals, "others": distractors(rng)}
 
@@ -240,7 +259,7 @@ class CategoryTotalsToSheet(_FillTask):
         yield from self.fill(sb, params, [totals.get(r[0], 0) for r in params["rows"][1:]])
 
 
-@register_task(id="computer.stock-from-files-to-sheet-v0")
+@register_task(id="computer.stock-from-files-to-sheet-v1")
 class StockFromFilesToSheet(_FillTask):
     """Hybrid: look up stock counts in 120 warehouse bin files (terminal: grep) and fill an inventory workbook (GUI).
 
@@ -250,10 +269,10 @@ class StockFromFilesToSheet(_FillTask):
     """
 
     def sample(self, rng):
-        skus = [f"K-{s}" for s in pick(rng, range(1000, 9999), 120)]
+        skus = [f"K-{s}" for s in pick(rng, _ids(rng), 120)]
         stock = {s: int(rng.integers(0, 500)) for s in skus}
         asked = pick(rng, skus, 5)
-        return {"path": f"Documents/{doc_name(rng, 'inventory')}.gnumeric",
+        return {"path": f"Documents/{split_doc_name(rng, 'inventory')}.gnumeric",
                 "rows": [["SKU", "Stock"]] + [[s, None] for s in asked],
                 "bins": {f"warehouse/bin-{i:03d}.txt": f"sku: {s}\nstock: {stock[s]}\nshelf: {chr(65 + i % 6)}{i % 9}\n"
                          for i, s in enumerate(skus)},

@@ -24,11 +24,15 @@ seed; the two apps opened together (`sb.open_apps`), the last one focused.
 
 ## Version History
 * v0: first version.
+* v1 (editor-numbers-to-sheet, image-number-to-sheet): the workbook's other sheets must stay
+  empty; image-number-to-sheet draws real dates (it drew days like 2025-03-43), in the year of the
+  seed's split.
 """
 
 from __future__ import annotations
 
 import io
+from datetime import date, timedelta
 from typing import Iterator
 
 import numpy as np
@@ -37,9 +41,9 @@ from hybridgym.reward.sheets import table
 
 from .base import Task, register_task
 from .kit import actions as act
-from .kit.data import WORDS, money, pick
-from .kit.desktop import (GOODS, NAMES, SheetTask, book_bytes, distractors, doc_name, editor_save_as, goto_cell,
-                          home_state, place, switch_to, wrote_text)
+from .kit.data import money, pick
+from .kit.desktop import (GOODS, NAMES, WORDS, SheetTask, book_bytes, distractors, doc_name, editor_save_as, goto_cell,
+                          home_state, place, switch_to, wrote_text, year)
 
 #: Ristretto's settings (xfconf channel file): no thumbnail bar, and no modal "thumbnailer-service can not be
 #: reached" dialog (Debian's desktop has no tumbler)
@@ -98,7 +102,7 @@ class _WriteDownTask(Task):
         yield act.finish()
 
 
-@register_task(id="computer.editor-numbers-to-sheet-v0", max_steps=15)
+@register_task(id="computer.editor-numbers-to-sheet-v1", max_steps=15)
 class EditorNumbersToSheet(SheetTask):
     """Multi-app: add up receipts listed in a text file (open in the editor) and enter the sum in the spreadsheet.
 
@@ -150,14 +154,14 @@ class ImageWordToEditor(_WriteDownTask):
     """Multi-app: read a code word shown in a picture (image viewer) and save it in a new text file (editor).
 
     Ristretto shows Pictures/<name>.png with a word and a number drawn large;
-    Mousepad is open on a new document. The checker reads Documents/code.txt:
+    Mousepad is open on a new document. The checker reads Documents/code-<word>.txt:
     exactly the code ("WORD-1234"), one trailing newline allowed.
     """
 
     def sample(self, rng):
         code = f"{pick(rng, WORDS).upper()}-{int(rng.integers(1000, 10000))}"
         return {"code": code, "image": f"Pictures/badge-{int(rng.integers(100, 1000))}.png",
-                "out": "Documents/code.txt", "seed": int(rng.integers(1 << 30)), "others": distractors(rng)}
+                "out": f"Documents/code-{pick(rng, WORDS)}.txt", "seed": int(rng.integers(1 << 30)), "others": distractors(rng)}
 
     def instruction(self, params):
         return (f"The picture {params['image']} (open in the image viewer) shows an access code. Using the text "
@@ -176,7 +180,7 @@ class ImageWordToEditor(_WriteDownTask):
         yield from self.write_down(sb, params)
 
 
-@register_task(id="computer.image-number-to-sheet-v0", max_steps=15)
+@register_task(id="computer.image-number-to-sheet-v1", max_steps=15)
 class ImageNumberToSheet(SheetTask):
     """Multi-app: read a meter reading from a photo-like picture (image viewer) and enter it in the spreadsheet.
 
@@ -188,13 +192,13 @@ class ImageNumberToSheet(SheetTask):
     focus = "Gnumeric"
 
     def sample(self, rng):
-        day0 = int(rng.integers(1, 10))
+        first = date(year(rng), int(rng.integers(1, 13)), int(rng.integers(1, 29)))
         n = int(rng.integers(4, 7))
         value = int(rng.integers(10000, 90000))
         rows = [["Date", "Reading"]]
-        for i in range(n):
-            rows.append([f"2025-03-{day0 + 7 * i:02d}", value - 120 * (n - i) - int(rng.integers(0, 100))])
-        rows.append([f"2025-03-{day0 + 7 * n:02d}", None])
+        for i in range(n):   # weekly readings: real dates, in the year of the seed's split
+            rows.append([(first + timedelta(days=7 * i)).isoformat(), value - 120 * (n - i) - int(rng.integers(0, 100))])
+        rows.append([(first + timedelta(days=7 * n)).isoformat(), None])
         return {"path": f"Documents/{doc_name(rng, 'meter')}.gnumeric", "rows": rows, "value": value,
                 "image": f"Pictures/meter-{rows[-1][0]}.png", "seed": int(rng.integers(1 << 30)),
                 "others": distractors(rng)}

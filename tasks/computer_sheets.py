@@ -12,8 +12,16 @@ Those of `ComputerEnv` (the whole 1280×800 desktop; clicks, keys, typing, scrol
 ## Rewards
 1.0 when the saved workbook, read back with `hybridgym.reward.sheets` (formula results
 recalculated with ssconvert: `read_book`), holds exactly the expected cells (`sheet_equals`:
-formulas where the instruction asks for one, numbers within 0.005), a chart where asked
-(`sheet_has_chart`), and every other file of the home is intact.
+numbers within 0.005), no other sheet holds anything, a chart where asked (`sheet_has_chart`),
+and every other file of the home is intact. Where the instruction asks for a formula, the cell
+must hold one that computes from the data: it reads every cell of the data range it is about
+(`reads`, e.g. C2:C9 for a column's total) and types no constant result (`=1234.5` and
+`=C2*0+1234.5` fail).
+
+## Test split
+Test seeds draw the workbook's name (word and number), the goods and the measures from other
+halves of their pools than training seeds (`split_doc_name`, `split_rows`), so no test instance
+equals a training one.
 
 ## Starting State
 The workbook and two unrelated notes are written from the seed (`write_gnumeric` /
@@ -24,6 +32,8 @@ The workbook and two unrelated notes are written from the seed (`write_gnumeric`
 
 ## Version History
 * v0: first version.
+* v1: a formula must read the data range it is about (a typed constant no longer passes), other
+  sheets of the workbook must stay empty, and train/test instances are disjoint (names, goods).
 """
 
 from __future__ import annotations
@@ -38,15 +48,29 @@ from hybridgym.reward.sheets import sheet_has_chart, table, write_csv
 
 from .base import register_task
 from .kit import actions as act
-from .kit.data import MONTHS, pick
-from .kit.desktop import (SALES_HEADER, SheetTask, distractors, doc_name, goto_cell, place, sales_rows, save,
-                          save_workbook_as, screen_shows, selected, switch_to, window)
+from .kit.data import MONTHS, Pool, money, pick
+from .kit.desktop import (GOODS, REGIONS, SALES_HEADER, SheetTask, distractors, goto_cell, place, save,
+                          save_workbook_as, screen_shows, selected, split_doc_name, switch_to, window)
+
+#: split-disjoint pools: a test seed's names and goods are never a training seed's
+SPLIT_GOODS = Pool(GOODS)
+
+
+def split_rows(rng: np.random.Generator, n: int) -> list[list]:
+    """`n` rows of a sales table (`SALES_HEADER`): distinct goods of the split's half, a region,
+    distinct units, a price."""
+    items = pick(rng, SPLIT_GOODS, n)
+    units = pick(rng, range(2, 90), n)
+    return [[items[i], pick(rng, REGIONS), units[i], money(rng, 1, 60)] for i in range(n)]
+
+
+_MEASURES = Pool(["Visitors", "Orders", "Rainfall", "Downloads", "Signups", "Returns", "Calls", "Sessions"])
 
 
 def _sheet_params(rng: np.random.Generator, n: int = 0) -> dict:
     """A sales workbook of 6-9 rows (or `n`) and the notes around it."""
     n = n or int(rng.integers(6, 10))
-    return {"path": f"Documents/{doc_name(rng, 'sales')}.gnumeric", "rows": [SALES_HEADER] + sales_rows(rng, n),
+    return {"path": f"Documents/{split_doc_name(rng, 'sales')}.gnumeric", "rows": [SALES_HEADER] + split_rows(rng, n),
             "others": distractors(rng)}
 
 
@@ -79,7 +103,7 @@ class _ColumnTask(SheetTask):
         return col, params["rows"][0][col]
 
 
-@register_task(id="computer.sheet-sum-column-v0")
+@register_task(id="computer.sheet-sum-column-v1")
 class SheetSumColumn(_ColumnTask):
     """Put the total of a column into a given cell of a workbook, as a formula, and save.
 
@@ -104,8 +128,11 @@ class SheetSumColumn(_ColumnTask):
     def entries(self, params):
         return [(params["cell"], f"=SUM({params['col']}2:{params['col']}{len(params['rows'])})\n")]
 
+    def reads(self, params):
+        return {params["cell"]: f"{params['col']}2:{params['col']}{len(params['rows'])}"}
 
-@register_task(id="computer.sheet-average-row-v0")
+
+@register_task(id="computer.sheet-average-row-v1")
 class SheetAverageRow(_ColumnTask):
     """Add a labelled average below a column: the label "Average" in column A and a formula with the average.
 
@@ -132,8 +159,12 @@ class SheetAverageRow(_ColumnTask):
         col, n = params["col"], len(params["rows"])
         return [(f"A{params['row']}", "Average\n"), (f"{col}{params['row']}", f"=AVERAGE({col}2:{col}{n})\n")]
 
+    def reads(self, params):
+        col = params["col"]
+        return {f"{col}{params['row']}": f"{col}2:{col}{len(params['rows'])}"}
 
-@register_task(id="computer.sheet-summary-row-v0")
+
+@register_task(id="computer.sheet-summary-row-v1")
 class SheetSummaryRow(SheetTask):
     """Add a Total row right below the table: "Total" in column A and sum formulas under Units and Price.
 
@@ -157,8 +188,12 @@ class SheetSummaryRow(SheetTask):
         n = len(params["rows"])
         return [(f"A{n + 1}", f"Total\t\t=SUM(C2:C{n})\t=SUM(D2:D{n})\n")]
 
+    def reads(self, params):
+        n = len(params["rows"])
+        return {f"C{n + 1}": f"C2:C{n}", f"D{n + 1}": f"D2:D{n}"}
 
-@register_task(id="computer.sheet-computed-column-v0")
+
+@register_task(id="computer.sheet-computed-column-v1")
 class SheetComputedColumn(SheetTask):
     """Add a column E "Revenue" = Units × Price for every row, as formulas.
 
@@ -182,8 +217,11 @@ class SheetComputedColumn(SheetTask):
     def entries(self, params):
         return [("E1", "Revenue\n" + "".join(f"=C{i}*D{i}\n" for i in range(2, len(params["rows"]) + 1)))]
 
+    def reads(self, params):
+        return {f"E{i}": f"C{i},D{i}" for i in range(2, len(params["rows"]) + 1)}
 
-@register_task(id="computer.sheet-count-if-v0")
+
+@register_task(id="computer.sheet-count-if-v1")
 class SheetCountIf(SheetTask):
     """Count with a formula how many rows have a given region, into a given cell.
 
@@ -207,8 +245,11 @@ class SheetCountIf(SheetTask):
     def entries(self, params):
         return [(params["cell"], f'=COUNTIF(B2:B{len(params["rows"])},"{params["region"]}")\n')]
 
+    def reads(self, params):
+        return {params["cell"]: f"B2:B{len(params['rows'])}"}
 
-@register_task(id="computer.sheet-fix-values-v0")
+
+@register_task(id="computer.sheet-fix-values-v1")
 class SheetFixValues(SheetTask):
     """Correct three mistyped Units values, given by item name, in a workbook.
 
@@ -239,7 +280,7 @@ class SheetFixValues(SheetTask):
         return [(f"C{items.index(item) + 1}", f"{units}\n") for item, units in params["fixes"]]
 
 
-@register_task(id="computer.sheet-sort-by-column-v0", max_steps=25)
+@register_task(id="computer.sheet-sort-by-column-v1", max_steps=25)
 class SheetSortByColumn(SheetTask):
     """Sort the table's rows by one column (ascending or descending), keeping rows together and the header on top.
 
@@ -285,7 +326,7 @@ class SheetSortByColumn(SheetTask):
         yield act.finish()
 
 
-@register_task(id="computer.sheet-column-chart-v0")
+@register_task(id="computer.sheet-column-chart-v1")
 class SheetColumnChart(SheetTask):
     """Insert a column chart of a monthly series into the workbook and save it.
 
@@ -297,9 +338,9 @@ class SheetColumnChart(SheetTask):
     def sample(self, rng):
         n = int(rng.integers(5, 10))
         start = int(rng.integers(0, 12 - n + 1))
-        measure = pick(rng, ["Visitors", "Orders", "Rainfall", "Downloads"])
+        measure = pick(rng, _MEASURES)
         rows = [["Month", measure]] + [[MONTHS[start + i][:3], int(rng.integers(20, 500))] for i in range(n)]
-        return {"path": f"Documents/{doc_name(rng, measure.lower())}.gnumeric", "rows": rows, "measure": measure,
+        return {"path": f"Documents/{split_doc_name(rng, measure.lower())}.gnumeric", "rows": rows, "measure": measure,
                 "others": distractors(rng)}
 
     def instruction(self, params):
@@ -341,7 +382,7 @@ class SheetColumnChart(SheetTask):
         yield act.finish()
 
 
-@register_task(id="computer.sheet-csv-to-xlsx-v0", max_steps=15)
+@register_task(id="computer.sheet-csv-to-xlsx-v1", max_steps=15)
 class SheetCsvToXlsx(SheetTask):
     """Convert a CSV file into an Excel workbook (.xlsx) with the same data, next to it.
 
@@ -353,8 +394,8 @@ class SheetCsvToXlsx(SheetTask):
     book = "xlsx"
 
     def sample(self, rng):
-        rows = [SALES_HEADER] + sales_rows(rng, int(rng.integers(5, 9)))
-        stem = f"Documents/{doc_name(rng, 'report')}"
+        rows = [SALES_HEADER] + split_rows(rng, int(rng.integers(5, 9)))
+        stem = f"Documents/{split_doc_name(rng, 'report')}"
         return {"csv": stem + ".csv", "xlsx": stem + ".xlsx", "rows": rows, "others": distractors(rng)}
 
     def instruction(self, params):

@@ -25,6 +25,9 @@ together (`sb.open_apps`), the page loaded from the env's web server.
 
 ## Version History
 * v0: first version.
+* v1 (the sheet tasks: web-download-to-xlsx, web-download-total, web-rate-convert, web-table-to-sheet):
+  the workbook's other sheets must stay empty; web-download-total's total must be a formula that
+  reads the amounts (C2:Cn), not a typed constant.
 """
 
 from __future__ import annotations
@@ -38,8 +41,8 @@ from hybridgym.sandbox import Response
 
 from .base import Task, register_task
 from .kit import actions as act
-from .kit.data import MONTHS, WORDS, money, pick
-from .kit.desktop import (CITIES, GOODS, NAMES, REGIONS, SALES_HEADER, SheetTask, await_file, book_bytes,
+from .kit.data import MONTHS, money, pick
+from .kit.desktop import (CITIES, GOODS, NAMES, REGIONS, SALES_HEADER, WORDS, SheetTask, await_file, book_bytes,
                           distractors, doc_name, files_intact, goto_cell, home_state, open_workbook, place,
                           sales_rows, save_workbook_as, screen_shows, switch_to)
 
@@ -98,7 +101,7 @@ class _DownloadTask(SheetTask):
         yield from open_workbook(sb, dl)
 
 
-@register_task(id="computer.web-download-total-v0")
+@register_task(id="computer.web-download-total-v1")
 class WebDownloadTotal(_DownloadTask):
     """Multi-app: download a CSV report in the browser, add its total in the spreadsheet, save as a workbook.
 
@@ -127,6 +130,9 @@ class WebDownloadTotal(_DownloadTask):
     def link(self, params):
         return f"{params['month']} report (CSV)"
 
+    def reads(self, params):
+        return {params["cell"]: f"C2:C{len(params['rows'])}"}
+
     def expected(self, params):
         total = round(sum(r[2] for r in params["rows"][1:]), 6)
         return {**table(params["rows"]), params["cell"]: total}, {params["cell"]: ""}
@@ -139,7 +145,7 @@ class WebDownloadTotal(_DownloadTask):
         yield act.finish()
 
 
-@register_task(id="computer.web-download-to-xlsx-v0")
+@register_task(id="computer.web-download-to-xlsx-v1")
 class WebDownloadToXlsx(_DownloadTask):
     """Multi-app: download a CSV price list in the browser and save it as an Excel workbook (.xlsx) with the spreadsheet.
 
@@ -170,7 +176,7 @@ class WebDownloadToXlsx(_DownloadTask):
         yield act.finish()
 
 
-@register_task(id="computer.web-rate-convert-v0")
+@register_task(id="computer.web-rate-convert-v1")
 class WebRateConvert(SheetTask):
     """Multi-app: read an exchange rate on a web page and add a converted-price column in the spreadsheet.
 
@@ -275,7 +281,7 @@ class SheetToWebForm(Task):
         yield act.finish()
 
 
-@register_task(id="computer.web-table-to-sheet-v0", max_steps=15)
+@register_task(id="computer.web-table-to-sheet-v1", max_steps=15)
 class WebTableToSheet(SheetTask):
     """Multi-app: copy a small table shown on a web page into a new spreadsheet and save it.
 

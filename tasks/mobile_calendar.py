@@ -23,21 +23,25 @@ a month away in the pickers.
 `finished(...)`, or `max_steps` (8-28: the add task goes through three pickers).
 
 ## Tasks
-* `mobile.event-add-v0`: an event with a title, date, start, end and location (one new event with those fields).
-* `mobile.event-delete-v0`: delete an event on a given day (select the day, long press, Delete, confirm).
-* `mobile.event-reschedule-v0`: move an event to another date, same times (only its `date` changes).
-* `mobile.event-time-question-v0`: when an event on a given date starts (the start time as the answer).
-* `mobile.events-count-question-v0`: how many events a day has, 1-3 (the count as the answer).
+* `mobile.event-add-v1`: an event with a title, date, start, end and location (one new event with those fields).
+* `mobile.event-delete-v1`: delete an event on a given day (select the day, long press, Delete, confirm).
+* `mobile.event-reschedule-v1`: move an event to another date, same times (only its `date` changes).
+* `mobile.event-time-question-v1`: when an event on a given date starts (the start time as the answer).
+* `mobile.events-count-question-v1`: how many events a day has, 1-3 (the count as the answer).
 
 ## Version History
 * v0: first version.
+* v1: the phone's names (contacts' first names, alarm labels, event titles, notes, files, albums, expenses) and
+  numbers come from split-disjoint pools, so no test instance is a training one; a question's answer is read by
+  `reward.answers.match_answer` (one number, time or date; no list, no hedge); events-count asks about 1-13
+  events, drawn uniformly, on a day of late March (train) or April (test).
 """
 
 from __future__ import annotations
 
 from .base import add_task, register_task
 from .kit import actions as act
-from .kit.data import pick
+from .kit.data import pick, pool_of, split_of
 from .kit.phone import (EVENT_KEYS, OK, AddRecord, AskRecord, ChangeRecord, CountQuestion, DeleteRecord, Param,
                         add_event, calendar_day, row)
 from .kit.phone_world import EVENT_TITLES, PLACES, hm
@@ -46,29 +50,33 @@ from .kit.phone_world import EVENT_TITLES, PLACES, hm
 EVENT = row("event", "{title}")
 
 
-def _new_titles(records: dict) -> list[str]:
-    return [t for t in EVENT_TITLES if t not in {e["title"] for e in records["events"]}]
+def _new_titles(rng, records: dict) -> list[str]:
+    """The titles of the split's half that no event has."""
+    return [t for t in pool_of(rng, EVENT_TITLES) if t not in {e["title"] for e in records["events"]}]
 
 
 def _new_event(rng, records) -> dict:
     """A title no event has, a day from March 15 to April 28 (a month away in the pickers), times, a place."""
-    title = pick(rng, _new_titles(records))
+    title = pick(rng, _new_titles(rng, records))
     month, day = (3, int(rng.integers(15, 32))) if rng.random() < .5 else (4, int(rng.integers(1, 29)))
     start = int(rng.integers(16, 38)) * 30
     return {"title": title, "date": f"2026-{month:02d}-{day:02d}", "start": hm(start),
             "end": hm(start + int(rng.integers(1, 4)) * 30), "location": pick(rng, PLACES[:-1])}
 
 
-@register_task(id="mobile.events-count-question-v0", max_steps=8,
+@register_task(id="mobile.events-count-question-v1", max_steps=8,
                template="How many events are in the calendar on {date}? Answer with a number.")
 class EventsCountQuestion(CountQuestion):
-    """Question: how many events are on a given day (1-3 added there; the day's seeded events moved out)."""
+    """Question: how many events are on a given day: 1-13, drawn uniformly, added there (the day's seeded events
+    moved out); a day of late March for a training seed, of April for a test seed."""
 
     def choose(self, rng, records):
-        date = f"2026-03-{int(rng.integers(16, 31)):02d}"
+        date = (f"2026-03-{int(rng.integers(16, 32)):02d}" if split_of(rng) == "train"
+                else f"2026-04-{int(rng.integers(1, 31)):02d}")
         records["events"] = [e for e in records["events"] if e["date"] != date]
-        for title in pick(rng, _new_titles(records), int(rng.integers(1, 4))):
-            s = int(rng.integers(16, 38)) * 30
+        titles = _new_titles(rng, records) + [f"Coffee with {c['name'].split()[0]}" for c in records["contacts"]]
+        for title in pick(rng, titles, int(rng.integers(1, 14))):
+            s = int(rng.integers(14, 40)) * 30
             records["events"].append({"title": title, "date": date, "start": hm(s), "end": hm(s + 60),
                                       "location": "", "notes": ""})
         return {"date": date, "count": sum(e["date"] == date for e in records["events"])}
@@ -87,16 +95,16 @@ def _new_date(rng, event, records) -> dict:
 
 
 for task in (
-    AddRecord("mobile.event-add-v0", 28, 'Add a calendar event "{title}" on {date} from {start} to {end} at {location}.',
+    AddRecord("mobile.event-add-v1", 28, 'Add a calendar event "{title}" on {date} from {start} to {end} at {location}.',
               "events", EVENT_KEYS, add_event, _new_event),
-    DeleteRecord("mobile.event-delete-v0", 10, 'Delete the event "{title}" on {date} from the calendar.', "events",
+    DeleteRecord("mobile.event-delete-v1", 10, 'Delete the event "{title}" on {date} from the calendar.', "events",
                  ("title", "date"), "Calendar", ("day", "{date}"), ("hold", EVENT, "delete"), ("tap", OK),
                  match=("title",)),
-    ChangeRecord("mobile.event-reschedule-v0", 14, 'Move "{title}" from {date} to {new_date}, same time.', "events",
+    ChangeRecord("mobile.event-reschedule-v1", 14, 'Move "{title}" from {date} to {new_date}, same time.', "events",
                  ("title", "date"), "Calendar", ("day", "{date}"), ("reach", EVENT), ("tap", "#event-edit"),
                  ("tap", "#event-date"), ("pick_date", "{date}", "{new_date}"), ("tap", "#save"),
                  match=("title",), new=_new_date, to={"date": Param("new_date")}),
-    AskRecord("mobile.event-time-question-v0", 8, 'At what time does "{title}" start on {date}? Answer as HH:MM.',
+    AskRecord("mobile.event-time-question-v1", 8, 'At what time does "{title}" start on {date}? Answer as HH:MM.',
               "events", ("title", "date", "start"), "Calendar", ("day", "{date}"), truth="{start}", answer_form="time"),
 ):
     add_task(task)

@@ -22,13 +22,17 @@ whose call log has 5-8 calls from March 8-13; the tasks add today's call or more
 `finished(...)`, or `max_steps` (6-20: the keypad task types a whole number).
 
 ## Tasks
-* `mobile.call-number-v0`: call a number on the keypad, holding 0 for "+" (one new outgoing call to it).
-* `mobile.call-contact-v0`: call a contact from Contacts (one new outgoing call to its number).
-* `mobile.call-log-delete-v0`: delete today's call with a contact from the history (only that row is gone).
-* `mobile.missed-calls-question-v0`: how many missed calls came from a contact (the number, in any form).
+* `mobile.call-number-v1`: call a number on the keypad, holding 0 for "+" (one new outgoing call to it).
+* `mobile.call-contact-v1`: call a contact from Contacts (one new outgoing call to its number).
+* `mobile.call-log-delete-v1`: delete today's call with a contact from the history (only that row is gone).
+* `mobile.missed-calls-question-v1`: how many missed calls came from a contact (the number, in any form).
 
 ## Version History
 * v0: first version.
+* v1: the phone's names (contacts' first names, alarm labels, event titles, notes, files, albums, expenses) and
+  numbers come from split-disjoint pools, so no test instance is a training one; a question's answer is read by
+  `reward.answers.match_answer` (one number, time or date; no list, no hedge); missed-calls-question counts 1-13
+  missed calls, drawn uniformly.
 """
 
 from __future__ import annotations
@@ -40,7 +44,7 @@ from .kit.phone import TODAY, TODAY_CALL, CountQuestion, PhoneTask, long_press_m
 from .kit.phone_world import call_made, hm, logged_call, params_of, phone_number, removed
 
 
-@register_task(id="mobile.call-number-v0", max_steps=20,
+@register_task(id="mobile.call-number-v1", max_steps=20,
                template="Call {phone} using the phone's keypad (hold 0 for +), then hang up.")
 class CallNumber(PhoneTask):
     """Call a number on the keypad, holding 0 for "+"."""
@@ -61,7 +65,7 @@ class CallNumber(PhoneTask):
         yield tap(sb, "#end-call")
 
 
-@register_task(id="mobile.call-contact-v0", max_steps=8, template="Call {name}.")
+@register_task(id="mobile.call-contact-v1", max_steps=8, template="Call {name}.")
 class CallContact(PhoneTask):
     """Call a contact from Contacts (its page's call button)."""
 
@@ -77,7 +81,7 @@ class CallContact(PhoneTask):
         yield tap(sb, "#end-call")
 
 
-@register_task(id="mobile.call-log-delete-v0", max_steps=10,
+@register_task(id="mobile.call-log-delete-v1", max_steps=10,
                template="Delete today's call with {name} from the call history (keep the others).")
 class CallLogDelete(PhoneTask):
     """Delete one entry of the call log (today's call with a contact, added for the task: long press, Delete)."""
@@ -95,14 +99,18 @@ class CallLogDelete(PhoneTask):
         yield from long_press_menu(sb, TODAY_CALL, "delete")
 
 
-@register_task(id="mobile.missed-calls-question-v0", max_steps=6,
+@register_task(id="mobile.missed-calls-question-v1", max_steps=6,
                template="How many missed calls from {name} are in the call history? Answer with a number.")
 class MissedCallsQuestion(CountQuestion):
-    """Question: how many missed calls came from a contact (1-3 added to the seeded ones)."""
+    """Question: how many missed calls came from a contact: 1-13, drawn uniformly (the contact's seeded
+    missed calls become answered ones, then that many missed calls are added)."""
 
     def choose(self, rng, records):
         c = pick(rng, records["contacts"])
-        for _ in range(int(rng.integers(1, 4))):
+        for k in records["calls"]:
+            if k["phone"] == c["phone"] and k["direction"] == "missed":
+                k.update(direction="in", duration_s=int(rng.integers(20, 900)))
+        for _ in range(int(rng.integers(1, 14))):
             records["calls"].append(logged_call(
                 c["name"], c["phone"], "missed",
                 f"2026-03-{int(rng.integers(10, 14)):02d} {hm(int(rng.integers(480, 1320)))}"))

@@ -22,22 +22,26 @@ whose Clock has 3-4 alarms between 05:00 and 09:55 with distinct times and label
 `finished(...)`, or `max_steps` (6-14).
 
 ## Tasks
-* `mobile.alarm-add-v0`: set an alarm at a time with a label (the time picker; one new enabled alarm).
-* `mobile.alarm-toggle-v0`: turn an alarm off or on (its switch; only its `enabled` flips).
-* `mobile.alarm-delete-v0`: delete the alarm with a given label (long press, Delete; only it is gone).
-* `mobile.alarm-repeat-v0`: make an alarm repeat on given weekdays (only its `days`, exactly those).
-* `mobile.alarm-time-question-v0`: when the alarm with a given label rings (the time as the answer).
+* `mobile.alarm-add-v1`: set an alarm at a time with a label (the time picker; one new enabled alarm).
+* `mobile.alarm-toggle-v1`: turn an alarm off or on (its switch; only its `enabled` flips).
+* `mobile.alarm-delete-v1`: delete the alarm with a given label (long press, Delete; only it is gone).
+* `mobile.alarm-repeat-v1`: make an alarm repeat on given weekdays (only its `days`, exactly those).
+* `mobile.alarm-time-question-v1`: when the alarm with a given label rings (the time as the answer).
 
 ## Version History
 * v0: first version. alarm-repeat drew its weekdays anew for each weekday (about one seed in 20 asked
   for none, which no change could satisfy); it draws them once since the task kit.
+* v1: the phone's names (contacts' first names, alarm labels, event titles, notes, files, albums, expenses) and
+  numbers come from split-disjoint pools, so no test instance is a training one; a question's answer is read by
+  `reward.answers.match_answer` (one number, time or date; no list, no hedge); alarm-repeat names the alarm's
+  label too.
 """
 
 from __future__ import annotations
 
 from .base import add_task, register_task
 from .kit import actions as act
-from .kit.data import pick
+from .kit.data import pick, pool_of
 from .kit.phone import (AddRecord, AskRecord, ChangeRecord, DeleteRecord, Param, PhoneTask, fill, pick_time, reach, row,
                         tap)
 from .kit.phone_world import ALARM_LABELS, WEEKDAYS, changed, hm, params_of
@@ -50,7 +54,7 @@ def _new_alarm(rng, records) -> dict:
     """A time (every 5 minutes, 05:00-10:55) and a label no alarm has."""
     taken = {a["time"] for a in records["alarms"]}
     t = pick(rng, [hm(m) for m in range(5 * 60, 11 * 60, 5) if hm(m) not in taken])
-    label = pick(rng, [x for x in ALARM_LABELS if x not in {a["label"] for a in records["alarms"]}])
+    label = pick(rng, [x for x in pool_of(rng, ALARM_LABELS) if x not in {a["label"] for a in records["alarms"]}])
     return {"time": t, "label": label}
 
 
@@ -71,7 +75,7 @@ class AlarmToggle(ChangeRecord):
         return f"Turn {'on' if p['enabled'] else 'off'} the {p['time']} alarm ({p['label']})."
 
 
-@register_task(id="mobile.alarm-repeat-v0")
+@register_task(id="mobile.alarm-repeat-v1")
 class AlarmRepeat(PhoneTask):
     """Make an alarm repeat on given weekdays (drawn once; the alarm starts with none)."""
 
@@ -82,7 +86,8 @@ class AlarmRepeat(PhoneTask):
         return params_of(a, "time", "label", days=",".join(d for d in WEEKDAYS if d in chosen))
 
     def instruction(self, p):
-        return f"Make the {p['time']} alarm repeat every {', '.join(p['days'].split(','))} (only those days)."
+        return (f"Make the {p['time']} alarm ({p['label']}) repeat every {', '.join(p['days'].split(','))} "
+                "(only those days).")
 
     def expected(self, p):
         return changed(p, "alarms", {"time": p["time"]}, {"days": p["days"]})
@@ -96,15 +101,15 @@ class AlarmRepeat(PhoneTask):
 
 
 for task in (
-    AddRecord("mobile.alarm-add-v0", 14, 'Set an alarm for {time} labeled "{label}".', "alarms", ("time", "label"),
+    AddRecord("mobile.alarm-add-v1", 14, 'Set an alarm for {time} labeled "{label}".', "alarms", ("time", "label"),
               _set_alarm, _new_alarm, fixed={"enabled": True}),
-    AlarmToggle("mobile.alarm-toggle-v0", 8, "",   # no template: the instruction says "on" or "off"
+    AlarmToggle("mobile.alarm-toggle-v1", 8, "",   # no template: the instruction says "on" or "off"
                 "alarms", ("time", "label"), "Clock", ("reach", f"{ALARM} .switch"),
                 match=("time",), new=lambda rng, alarm, records: {"enabled": not alarm["enabled"]},
                 to={"enabled": Param("enabled")}),
-    DeleteRecord("mobile.alarm-delete-v0", 8, 'Delete the alarm labeled "{label}".', "alarms", ("label",), "Clock",
+    DeleteRecord("mobile.alarm-delete-v1", 8, 'Delete the alarm labeled "{label}".', "alarms", ("label",), "Clock",
                  ("hold", '.row.alarm:has(.secondary:text("{label} ·"))', "delete")),
-    AskRecord("mobile.alarm-time-question-v0", 6, 'At what time is the alarm labeled "{label}" set? Answer as HH:MM.',
+    AskRecord("mobile.alarm-time-question-v1", 6, 'At what time is the alarm labeled "{label}" set? Answer as HH:MM.',
               "alarms", ("label", "time"), "Clock", truth="{time}", answer_form="time"),
 ):
     add_task(task)

@@ -21,14 +21,17 @@ The home screen at 2026-03-14 09:30, with the phone's records drawn from the res
 `finished(...)`, or `max_steps` (8-12: the oracle's steps and some slack).
 
 ## Tasks
-* `mobile.contact-add-v0`: add a contact with a given name, number and email (one new row with those fields).
-* `mobile.contact-edit-phone-v0`: give a contact a new number (edit, select all, type, save; only that field).
-* `mobile.contact-delete-v0`: delete a contact (long press in the list, Delete, confirm; only it is gone).
-* `mobile.contact-favorite-v0`: add a contact to the favorites (the star on its page; only `favorite` turns true).
-* `mobile.contact-email-question-v0`: a contact's email address (the address as the answer; nothing changed).
+* `mobile.contact-add-v1`: add a contact with a given name, number and email (one new row with those fields).
+* `mobile.contact-edit-phone-v1`: give a contact a new number (edit, select all, type, save; only that field).
+* `mobile.contact-delete-v1`: delete a contact (long press in the list, Delete, confirm; only it is gone).
+* `mobile.contact-favorite-v1`: add a contact to the favorites (the star on its page; only `favorite` turns true).
+* `mobile.contact-email-question-v1`: a contact's email address (the address as the answer; nothing changed).
 
 ## Version History
 * v0: first version.
+* v1: the phone's names (contacts' first names, alarm labels, event titles, notes, files, albums, expenses) and
+  numbers come from split-disjoint pools, so no test instance is a training one; a question's answer is read by
+  `reward.answers.match_answer` (one number, time or date; no list, no hedge).
 """
 
 from __future__ import annotations
@@ -54,18 +57,18 @@ def _new_email(rng, contact, records) -> dict:
 
 
 for task in (
-    AddRecord("mobile.contact-add-v0", 12, "Add a new contact named {name} with the phone number {phone} and the email "
+    AddRecord("mobile.contact-add-v1", 12, "Add a new contact named {name} with the phone number {phone} and the email "
               "{email}.", "contacts", ("name", "phone", "email"), add_contact, _new_contact),
-    ChangeRecord("mobile.contact-edit-phone-v0", 12, "{name} has a new phone number: {phone}. Update the contact.",
+    ChangeRecord("mobile.contact-edit-phone-v1", 12, "{name} has a new phone number: {phone}. Update the contact.",
                  "contacts", ("name",), "Contacts", ("reach", CONTACT), ("tap", "#contact-edit"), ("tap", "#number"),
                  ("press", SELECT_ALL), ("type", "{phone}"), ("tap", "#save"),
                  new=lambda rng, contact, records: {"phone": phone_number(rng)}, to={"phone": Param("phone")}),
-    DeleteRecord("mobile.contact-delete-v0", 10, "Delete the contact {name}.", "contacts", ("name",), "Contacts",
+    DeleteRecord("mobile.contact-delete-v1", 10, "Delete the contact {name}.", "contacts", ("name",), "Contacts",
                  ("hold", f"#contact-list {CONTACT}", "delete"), ("tap", OK)),
-    ChangeRecord("mobile.contact-favorite-v0", 8, "Add {name} to your favorite contacts.", "contacts", ("name",),
+    ChangeRecord("mobile.contact-favorite-v1", 8, "Add {name} to your favorite contacts.", "contacts", ("name",),
                  "Contacts", ("reach", CONTACT), ("tap", "#contact-fav"),
                  where=lambda c: not c["favorite"], to={"favorite": True}),
-    AskRecord("mobile.contact-email-question-v0", 8, "What is {name}'s email address? Answer with the address.",
+    AskRecord("mobile.contact-email-question-v1", 8, "What is {name}'s email address? Answer with the address.",
               "contacts", ("name",), "Contacts", ("reach", CONTACT), new=_new_email, truth="{email}"),
 ):
     add_task(task)

@@ -23,22 +23,30 @@ unread messages of today, which show as notifications.
 `finished(...)`, or `max_steps` (8-12).
 
 ## Tasks
-* `mobile.message-send-v0`: text a contact with no conversation yet (new chat, pick the contact, send).
-* `mobile.message-reply-v0`: reply in a conversation whose newest message is the contact's (one new outgoing text).
-* `mobile.message-delete-thread-v0`: delete a whole conversation (long press, Delete, confirm; all its messages).
-* `mobile.message-code-question-v0`: the code a service texted, with another service's code there too.
+* `mobile.message-send-v1`: text a contact with no conversation yet (new chat, pick the contact, send).
+* `mobile.message-reply-v1`: reply in a conversation whose newest message is the contact's (one new outgoing text).
+* `mobile.message-delete-thread-v1`: delete a whole conversation (long press, Delete, confirm; all its messages).
+* `mobile.message-code-question-v1`: the code a service texted, with another service's code there too.
 
 ## Version History
 * v0: first version.
+* v1: the phone's names (contacts' first names, alarm labels, event titles, notes, files, albums, expenses) and
+  numbers come from split-disjoint pools, so no test instance is a training one; a question's answer is read by
+  `reward.answers.match_answer` (one number, time or date; no list, no hedge); the verification codes are of the
+  split's half of 100000-999999.
 """
 
 from __future__ import annotations
 
 from .base import register_task
 from .kit import actions as act
-from .kit.data import pick
+from .kit.data import Pool, pick
 from .kit.phone import OK, TODAY, PhoneTask, fill, long_press_menu, open_thread, reach, row, send_text, tap
-from .kit.phone_world import WEEKDAYS, incoming_text, params_of, record_ids, text_sent
+from .kit.phone_world import WEEKDAYS, incoming_text, params_of, record_ids, split_int, text_sent
+
+#: the services that text verification codes (split-disjoint halves)
+_SERVICES = Pool(["PayFast", "NorthBank", "ShopHub", "CloudID", "RideNow", "MediPortal", "TicketBay", "GreenEnergy",
+                  "FlatMate", "QuickVote"])
 
 
 def _in_conversation(records: dict) -> list[dict]:
@@ -46,7 +54,7 @@ def _in_conversation(records: dict) -> list[dict]:
     return [c for c in records["contacts"] if c["phone"] in {m["phone"] for m in records["messages"]}]
 
 
-@register_task(id="mobile.message-send-v0", template='Send the text message "{body}" to {name}.')
+@register_task(id="mobile.message-send-v1", template='Send the text message "{body}" to {name}.')
 class MessageSend(PhoneTask):
     """Send a text to a contact you have no conversation with yet (start a chat, pick the contact, send)."""
 
@@ -68,7 +76,7 @@ class MessageSend(PhoneTask):
         yield from send_text(sb, p["body"])
 
 
-@register_task(id="mobile.message-reply-v0", max_steps=10,
+@register_task(id="mobile.message-reply-v1", max_steps=10,
                template="Reply to {name}'s latest message with: {body}")
 class MessageReply(PhoneTask):
     """Reply in an existing conversation (its newest message, from the contact, added for the task)."""
@@ -88,7 +96,7 @@ class MessageReply(PhoneTask):
         yield from send_text(sb, p["body"])
 
 
-@register_task(id="mobile.message-delete-thread-v0", max_steps=10,
+@register_task(id="mobile.message-delete-thread-v1", max_steps=10,
                template="Delete your whole conversation with {name} in Messages.")
 class MessageDeleteThread(PhoneTask):
     """Delete a whole conversation (long press on it, Delete, confirm): all its messages."""
@@ -106,7 +114,7 @@ class MessageDeleteThread(PhoneTask):
         yield tap(sb, OK)
 
 
-@register_task(id="mobile.message-code-question-v0", max_steps=8,
+@register_task(id="mobile.message-code-question-v1", max_steps=8,
                template="What is the verification code {service} sent you by text? Answer with the code only.")
 class MessageCodeQuestion(PhoneTask):
     """Question: the verification code a service texted (a distractor code from another service is there too)."""
@@ -114,8 +122,8 @@ class MessageCodeQuestion(PhoneTask):
     truth = "{code}"
 
     def choose(self, rng, records):
-        services = pick(rng, ["PayFast", "NorthBank", "ShopHub", "CloudID", "RideNow"], 2)
-        codes = [f"{int(rng.integers(100000, 1000000))}" for _ in services]
+        services = pick(rng, _SERVICES, 2)
+        codes = [f"{split_int(rng, 100000, 1000000)}" for _ in services]
         for i, (s, code) in enumerate(zip(services, codes)):
             records["messages"].append(incoming_text("", f"+1 555 0{i}{int(rng.integers(10, 99))} 0000",
                                                      f"{s}: your verification code is {code}. Do not share it.",

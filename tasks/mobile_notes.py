@@ -22,14 +22,18 @@ notes with distinct titles, some pinned; the look-up adds the note "Door codes".
 `finished(...)`, or `max_steps` (12; 20 to write a note).
 
 ## Tasks
-* `mobile.notes-create-v0`: a new note with a given title and text (one new note with them).
-* `mobile.notes-append-v0`: a line added at the end of a note's text (its old text, then the line).
-* `mobile.notes-pin-v0`: pin a note (long press, Pin; only its `pinned` turns true).
-* `mobile.notes-delete-v0`: delete a note (long press, Delete, confirm; only it is gone).
-* `mobile.notes-lookup-v0`: the door code a note holds, of two (the code as the answer).
+* `mobile.notes-create-v1`: a new note with a given title and text (one new note with them).
+* `mobile.notes-append-v1`: a line added at the end of a note's text (its old text, then the line).
+* `mobile.notes-pin-v1`: pin a note (long press, Pin; only its `pinned` turns true).
+* `mobile.notes-delete-v1`: delete a note (long press, Delete, confirm; only it is gone).
+* `mobile.notes-lookup-v1`: the door code a note holds, of two (the code as the answer).
 
 ## Version History
 * v0: first version.
+* v1: the phone's names (contacts' first names, alarm labels, event titles, notes, files, albums, expenses) and
+  numbers come from split-disjoint pools, so no test instance is a training one; a question's answer is read by
+  `reward.answers.match_answer` (one number, time or date; no list, no hedge); notes-lookup's note holds three
+  of eight codes, of the split's half of 1000-9999.
 """
 
 from __future__ import annotations
@@ -40,25 +44,34 @@ from hybridgym.reward.phone_tools import phone_changed, text_appended
 
 from .base import add_task, register_task
 from .kit import actions as act
-from .kit.data import pick
-from .kit.phone import NOTE_ITEM, OK, AddRecord, ChangeRecord, DeleteRecord, ToolAppTask, note_item, reach, tap, write_note
-from .kit.phone_world import record_id
+from .kit.data import Pool, pick, pool_of
+from .kit.phone import (NOTE_ITEM, OK, AddRecord, ChangeRecord, DeleteRecord, ToolAppTask, note_item, reach, tap,
+                        write_note)
+from .kit.phone_world import record_id, split_int
 
-_NOTE_ADDITIONS = ["buy more coffee", "call the landlord", "return the library books", "book a dentist visit",
-                   "renew the parking permit", "back up the laptop"]
-_NEW_NOTES = [("Weekend trip", "train at 8:15 from platform 4"), ("Birthday party", "bring balloons and the cake"),
-              ("Project ideas", "a bird feeder camera and a herb garden"),
-              ("Wifi guest", "network Hearth, ask for the key"), ("Plant care", "water the fern every Tuesday"),
-              ("Bike repair", "new chain and brake pads")]
+_NOTE_ADDITIONS = Pool(["buy more coffee", "call the landlord", "return the library books", "book a dentist visit",
+                        "renew the parking permit", "back up the laptop", "water the basil", "pay the gas bill",
+                        "order new contact lenses", "cancel the gym trial", "print the boarding pass",
+                        "charge the camera"])
+#: the codes a "Door codes" note may hold (`notes-lookup` writes three of them)
+_CODE_NAMES = ["front door", "garage", "gym locker", "bike lock", "office alarm", "garden shed", "mailbox", "safe"]
+_NEW_NOTES = Pool([("Weekend trip", "train at 8:15 from platform 4"), ("Birthday party", "bring balloons and the cake"),
+                   ("Project ideas", "a bird feeder camera and a herb garden"),
+                   ("Wifi guest", "network Hearth, ask for the key"), ("Plant care", "water the fern every Tuesday"),
+                   ("Bike repair", "new chain and brake pads"), ("Moving day", "van at 9, keys to the agent by 5"),
+                   ("Gift for Leo", "a kite or the space lego set"), ("Lunch ideas", "lentil soup, wraps, poke bowl"),
+                   ("Camping gear", "tent pegs, head torch, gas stove"), ("Piano pieces", "Gymnopedie, Clair de lune"),
+                   ("Thank you cards", "neighbours, the vet, Aunt Rosa")])
 
 
 def _new_note(rng, records) -> dict:
     """A title no note has, and its text."""
-    title, body = pick(rng, [n for n in _NEW_NOTES if n[0] not in {x["title"] for x in records["notes"]}])
+    taken = {x["title"] for x in records["notes"]}
+    title, body = pick(rng, [n for n in pool_of(rng, _NEW_NOTES) if n[0] not in taken])
     return {"title": title, "body": body}
 
 
-@register_task(id="mobile.notes-append-v0",
+@register_task(id="mobile.notes-append-v1",
                template='In the note "{title}", add "{addition}" at the end of its text.')
 class NoteAppend(ToolAppTask):
     """Add a line at the end of an existing note (`text_appended`: the old text, then the line)."""
@@ -84,19 +97,20 @@ class NoteAppend(ToolAppTask):
         yield tap(sb, "#note-save")
 
 
-@register_task(id="mobile.notes-lookup-v0",
+@register_task(id="mobile.notes-lookup-v1",
                template="What is the {which} code written in my notes? Answer with the code only.")
 class NoteLookup(ToolAppTask):
-    """Read a code written in a note: the note "Door codes", added for the task, holds two codes."""
+    """Read a code written in a note: the note "Door codes", added for the task, holds three codes (four digits,
+    1000-5499 for a training seed, 5500-9999 for a test one)."""
 
     truth = "{code}"
 
     def choose(self, rng, records):
-        codes = {"front door": str(int(rng.integers(1000, 10000))), "garage": str(int(rng.integers(1000, 10000)))}
+        codes = {name: str(split_int(rng, 1000, 10000)) for name in pick(rng, _CODE_NAMES, 3)}
         records["notes"].append({"title": "Door codes",
-                                 "body": f"Front door: {codes['front door']}\nGarage: {codes['garage']}",
+                                 "body": "\n".join(f"{n[0].upper()}{n[1:]}: {c}" for n, c in codes.items()),
                                  "pinned": False, "updated": "2026-02-11 19:05"})
-        which = pick(rng, sorted(codes))
+        which = pick(rng, list(codes))
         return {"which": which, "code": codes[which]}
 
     def solve(self, sb, p):
@@ -105,11 +119,11 @@ class NoteLookup(ToolAppTask):
 
 
 for task in (
-    AddRecord("mobile.notes-create-v0", 20, 'Create a note titled "{title}" with the text "{body}".', "notes",
+    AddRecord("mobile.notes-create-v1", 20, 'Create a note titled "{title}" with the text "{body}".', "notes",
               ("title", "body"), write_note, _new_note, fixed={"pinned": False}),
-    ChangeRecord("mobile.notes-pin-v0", 12, 'Pin the note "{title}" to the top of Notes.', "notes", ("title",), "notes",
+    ChangeRecord("mobile.notes-pin-v1", 12, 'Pin the note "{title}" to the top of Notes.', "notes", ("title",), "notes",
                  ("hold", NOTE_ITEM, "pin"), where=lambda n: not n["pinned"], to={"pinned": True}),
-    DeleteRecord("mobile.notes-delete-v0", 12, 'Delete the note "{title}".', "notes", ("title",), "notes",
+    DeleteRecord("mobile.notes-delete-v1", 12, 'Delete the note "{title}".', "notes", ("title",), "notes",
                  ("hold", NOTE_ITEM, "delete"), ("tap", OK)),
 ):
     add_task(task)

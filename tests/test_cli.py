@@ -16,7 +16,7 @@ def test_list_shows_every_suite(capsys):
 
 
 def test_run_saves_a_png_per_step(tmp_path, capsys):
-    assert main(["run", "--task", "computer.find-order-total-v0", "--agent", "oracle", "--out", str(tmp_path)]) == 0
+    assert main(["run", "--task", "computer.find-order-total-v1", "--agent", "oracle", "--out", str(tmp_path)]) == 0
     pngs = sorted(p.name for p in tmp_path.glob("*.png"))
     assert "step-001.png" in pngs and "final.png" in pngs
     summary = json.loads(capsys.readouterr().out.strip().splitlines()[-1])

@@ -9,7 +9,7 @@ import zipfile
 import numpy as np
 import pytest
 
-from hybridgym.reward.files import (ANY, archive_holds, config_is, config_value, declined, declined_and_unchanged,
+from hybridgym.reward.files import (ANY, archive_holds, config_is, config_value, declined_and_unchanged,
                                     expected_tree, user_files)
 from hybridgym.tasks import NOT_ENDED, TASKS, Outcome
 from hybridgym.tasks.kit.desktop import file_bytes
@@ -143,28 +143,12 @@ def test_config_is_wants_the_value_in_the_right_section():
 
 
 # -- infeasible ---------------------------------------------------------------------------------
-@pytest.mark.parametrize("answer", ["", "Please take over", None])
-def test_declined_counts_every_call_user(answer):
-    assert declined(answer, called_user=True)
-
-
-@pytest.mark.parametrize("answer", ["I cannot do this: the file does not exist.", "LibreOffice is not installed here",
-                                    "The calculator can't plot graphs", "Not possible: there is no version history."])
-def test_declined_recognises_a_finished_refusal(answer):
-    assert declined(answer, called_user=False)
-
-
-@pytest.mark.parametrize("answer", [None, "", "Done!", "I replaced every word and saved the file.", "call_user()"])
-def test_declined_rejects_silence_and_claims_of_success(answer):
-    assert not declined(answer, called_user=False)
-
-
-def test_declined_and_unchanged_fails_if_anything_was_touched():
-    assert declined_and_unchanged("cannot be done", False, HOME, HOME).success
-    assert declined_and_unchanged("", True, HOME, HOME).success
-    assert not declined_and_unchanged("", True, HOME, {**HOME, "Documents/a.txt": b"changed"}).success
-    assert not declined_and_unchanged("cannot be done", False, HOME, {**HOME, "Documents/a.txt": b"changed"}).success
-    assert not declined_and_unchanged(None, False, HOME, HOME).success
+def test_declined_and_unchanged_wants_call_user_and_nothing_touched():
+    assert declined_and_unchanged(True, HOME, HOME).success
+    assert not declined_and_unchanged(False, HOME, HOME).success          # a finished("I cannot ...") is no decline
+    assert not declined_and_unchanged(True, HOME, {**HOME, "Documents/a.txt": b"changed"}).success
+    assert not declined_and_unchanged(True, HOME, {**HOME, ".config/app/app.conf": b"x"},
+                                      watch=(".config/app/app.conf",)).success
 
 
 # -- the tasks' own checks, on a hand-made home ---------------------------------------------------
@@ -217,15 +201,68 @@ def _dedupe(files: dict[str, bytes], reverse: bool) -> dict[str, bytes]:
 
 
 def test_dedupe_check_keeps_the_first_name_of_each_group():
-    task = TASKS["computer.hybrid-dedupe-pictures-v0"]
+    task = TASKS["computer.hybrid-dedupe-pictures-v1"]
     params, before = _task_home(task.id)
     assert len(_dedupe(before, reverse=False)) < len(before)
     assert task.check({"files": _dedupe(before, reverse=False)}, params, DONE, {"files": before}).success
     assert not task.check({"files": _dedupe(before, reverse=True)}, params, DONE, {"files": before}).success
+    # "delete every picture" is collateral
+    bare = {p: c for p, c in before.items() if not p.startswith("Pictures/")}
+    assert not task.check({"files": bare}, params, DONE, {"files": before}).success
+
+
+# -- the hybrid answer tasks (issue 15): one number, the truth; no lists, no guesses -----------------------------
+def _finished(text: str) -> Outcome:
+    return Outcome(text, finished=True)
+
+
+def test_order_total_answer_wants_the_one_total():
+    task = TASKS["computer.find-order-total-v1"]
+    for seed in (0, 1000):
+        p = task.draw(seed)
+        truth = p["truth"]
+        assert task.check({}, p, _finished(truth), {}).success
+        assert task.check({}, p, _finished(f"The total of order {p['order']} is {truth}."), {}).success
+        everything = ", ".join(body.rsplit("Total: ", 1)[1].strip() for body in p["files"].values())
+        assert not task.check({}, p, _finished(everything), {}).success          # every candidate
+        assert not task.check({}, p, _finished(f"{float(truth) * 10:.2f}"), {}).success
+        assert not task.check({}, p, _finished(f"{float(truth) + 0.01:.2f}"), {}).success
+        assert not task.check({}, p, _finished(f"{truth} or 12.00"), {}).success
+        assert not task.check({}, p, _finished(f"€{truth}"), {}).success          # another currency
+        assert not task.check({}, p, _finished(""), {}).success
+
+
+def test_count_errors_answer_and_the_common_guess():
+    from collections import Counter
+    task = TASKS["computer.hybrid-count-errors-v1"]
+    seeds = range(1000, 1100)
+    common = Counter(task.draw(s)["truth"] for s in seeds).most_common(1)[0][0]
+    seed = next(s for s in seeds if task.draw(s)["truth"] != common)
+    p = task.draw(seed)
+    files = {path: file_bytes(c) for path, c in p["home"].items()}
+    home = {"files": files}
+    truth = p["truth"]
+    assert task.check(home, p, _finished(truth), home).success
+    assert task.check(home, p, _finished(f"{truth} lines"), home).success
+    assert task.check(home, p, _finished(f"There are {truth} ERROR lines with {p['code']}."), home).success
+    assert not task.check(home, p, _finished(common), home).success              # the most common answer
+    assert not task.check(home, p, _finished(str(int(truth) * 10)), home).success
+    assert not task.check(home, p, _finished(" ".join(str(n) for n in range(200))), home).success
+    log = next(path for path in files if path.startswith("logs/"))
+    touched = {"files": {**files, log: b""}}                                       # the right count, a log emptied
+    assert not task.check(touched, p, _finished(truth), home).success
+
+
+def test_hybrid_instructions_name_no_tool_the_checker_cannot_tell_apart():
+    for task_id in ("computer.hybrid-csv-total-v0", "computer.hybrid-fix-config-port-v0"):
+        task = TASKS[task_id]
+        for seed in (0, 1000):
+            text = task.instruction(task.draw(seed)).lower()
+            assert "text editor" not in text and "mousepad" not in text and "terminal" not in text
 
 
 def test_settings_check_reads_the_config_and_refuses_user_file_damage():
-    task = TASKS["computer.settings-calculator-mode-v0"]
+    task = TASKS["computer.settings-calculator-mode-v1"]
     params, before = _task_home(task.id)
     conf = f"[general]\nmode={params['value']}\n".encode()
     after = {**before, params["config"]: conf}
@@ -237,10 +274,11 @@ def test_settings_check_reads_the_config_and_refuses_user_file_damage():
 
 
 def test_infeasible_task_passes_call_user_but_not_an_empty_finished():
-    task = TASKS["computer.infeasible-app-not-installed-v0"]
-    params, before = _task_home(task.id)
+    task = TASKS["computer.infeasible-app-not-installed-v1"]
+    seed = next(s for s in range(50) if not task.sample(np.random.default_rng(s))["feasible"])
+    params, before = _task_home(task.id, seed)
     state, baseline = {"files": before}, {"files": before}
     assert task.check(state, params, Outcome("", finished=True, called_user=True), baseline).success
-    assert task.check(state, params, Outcome("LibreOffice is not installed", finished=True), baseline).success
+    assert not task.check(state, params, Outcome("LibreOffice is not installed", finished=True), baseline).success
     assert not task.check(state, params, DONE, baseline).success
     assert not task.check(state, params, NOT_ENDED, baseline).success

@@ -85,7 +85,7 @@ def test_sdk_actions_only_where_the_task_offers_them(suite_env):
     env.reset(seed=0, options={"task": "computer.editor-create-file-v0"})
     *_, info = env.step("Action: terminal(command='ls')")
     assert "not offered" in info["action_error"]
-    env.reset(seed=0, options={"task": "computer.find-order-total-v0"})
+    env.reset(seed=0, options={"task": "computer.find-order-total-v1"})
     obs, *_ = env.step("Action: terminal(command='ls orders | head -3; cat /etc/hostname > x; cat x')")
     assert "2025-" in obs["sdk_output"]
     obs, *_, info = env.step({"action_type": "read_file", "path": "../../etc/passwd"})
@@ -112,7 +112,7 @@ def test_bad_arguments_are_clear_errors():
     with pytest.raises(ValueError, match="unknown task"):
         gym.make("hybridgym/Browser-v0", task="browser.nope-v0")
     with pytest.raises(ValueError, match="belongs to the"):
-        gym.make("hybridgym/Browser-v0", task="mobile.contact-add-v0")
+        gym.make("hybridgym/Browser-v0", task="mobile.contact-add-v1")
     env = gym.make("hybridgym/Browser-v0")
     with pytest.raises(ValueError, match="unknown reset options"):
         env.reset(options={"tsk": 1})
@@ -144,7 +144,7 @@ def test_browser_crash_is_reported_and_the_next_reset_recovers():
 
 
 def test_display_crash_is_reported_and_the_next_reset_recovers():
-    env = gym.make("hybridgym/computer.find-order-total-v0")
+    env = gym.make("hybridgym/computer.find-order-total-v1")
     try:
         env.reset(seed=0)
         os.kill(env.unwrapped.sandbox.display.pid, signal.SIGKILL)

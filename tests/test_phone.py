@@ -113,11 +113,96 @@ def test_a_phone_task_passes_its_asked_change_and_its_truth_but_not_the_untouche
         assert task.check(_made(state, task.expected(params)), params, answer, state).success, seed
 
 
+# ---- the questions cannot be gamed (plain data) -------------------------------------------------------
+QUESTIONS = [t for t in PHONE_TASKS if TASKS[t].truth is not None]
+
+
+def _question(task_id: str, seed: int = 3):
+    task = TASKS[task_id]
+    params, state = _seeded(task, seed)
+    expected = task.expected_answer(params)
+    return task, params, state, expected, lambda text: task.check(state, params, Outcome(text, finished=True), state)
+
+
+def test_every_question_declares_its_answer_from_its_parameters():
+    assert len(QUESTIONS) >= 10
+    for task_id in QUESTIONS:
+        task, params, _, expected, _ = _question(task_id)
+        assert expected is not None and expected.key() == task.expected_answer(params).key(), task_id
+        assert expected.context == task.instruction(params), task_id
+
+
+@pytest.mark.parametrize("task_id", QUESTIONS)
+def test_a_question_takes_its_truth_and_refuses_a_list_a_hedge_and_ten_times_the_truth(task_id):
+    task, params, state, expected, judge = _question(task_id)
+    truth = str(expected.truth)
+    assert judge(truth).success
+    assert not judge("").success
+    if expected.kind == "number":
+        n = float(truth)
+        assert judge(f"{truth} in total").success
+        assert not judge(f"{n * 10:g}").success
+        assert not judge(f"{n + 1:g}").success
+        assert not judge(", ".join(str(i) for i in range(0, 40))).success     # every candidate
+        assert not judge(f"{n:g} or {n + 1:g}").success
+    elif expected.kind == "time":
+        h, m = truth.split(":")
+        assert judge(f"{int(h)}:{m}").success
+        assert not judge(f"{truth} or 23:59").success
+    elif expected.kind == "date":
+        from datetime import date
+        d = date.fromisoformat(truth)
+        assert judge(d.strftime("%B %d, %Y").replace(" 0", " ")).success
+        assert not judge(f"{truth} or 2026-01-01").success
+    else:
+        assert judge(f'"{truth}"').success
+        assert not judge(f"{truth} or something else").success
+        assert not judge(f"It is probably {truth}, maybe not").success
+
+
+@pytest.mark.parametrize("task_id", QUESTIONS)
+def test_the_most_common_answer_fails_where_it_is_wrong(task_id):
+    task = TASKS[task_id]
+    keys = {s: task.expected_answer(task.draw(s)).key() for s in range(1000, 1200)}
+    top = max(set(keys.values()), key=list(keys.values()).count)
+    assert list(keys.values()).count(top) <= 40, (task_id, top)
+    seed = next(s for s, k in keys.items() if k != top)
+    params = task.draw(seed)
+    state = RecordStore().load(params["records"], task.fields).snapshot()
+    assert not task.check(state, params, Outcome(top, finished=True), state).success
+
+
+def test_counts_read_the_number_in_words_around_it():
+    for task_id, unit in (("mobile.gallery-count-v1", "photos"), ("mobile.missed-calls-question-v1", "missed calls"),
+                          ("mobile.events-count-question-v1", "events")):
+        task, params, state, expected, judge = _question(task_id)
+        n = int(expected.truth)
+        assert judge(f"{n} {unit}").success and judge(f"There are {n} {unit}.").success, task_id
+        assert not judge(f"{n + 1} {unit}").success, task_id
+
+
+def test_expenses_total_wants_dollars_to_the_cent():
+    task, params, state, expected, judge = _question("mobile.expenses-total-v1")
+    total = params["total"]
+    assert judge(f"${total:.2f}").success and judge(f"I spent {total:.2f} dollars").success
+    assert not judge(f"€{total:.2f}").success and not judge(f"${total + 0.5:.2f}").success
+
+
+def test_test_seeds_name_no_training_contact_or_number():
+    from hybridgym.tasks.kit.phone_world import phone_world
+    from hybridgym.tasks.base import SplitRng
+    train = [phone_world(SplitRng(s, "train")) for s in range(20)]
+    test = [phone_world(SplitRng(s, "test")) for s in range(1000, 1020)]
+    first = lambda worlds: {c["name"].split()[0] for w in worlds for c in w["contacts"]}
+    numbers = lambda worlds: {c["phone"] for w in worlds for c in w["contacts"]}
+    assert not first(train) & first(test) and not numbers(train) & numbers(test)
+
+
 # ---- the live phone ---------------------------------------------------------------------------------
 @pytest.fixture
 def phone_env(suite_env):
     env = suite_env("mobile").unwrapped
-    env.reset(seed=0, options={"task": "mobile.message-reply-v0"})
+    env.reset(seed=0, options={"task": "mobile.message-reply-v1"})
     return env
 
 

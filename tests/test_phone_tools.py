@@ -5,7 +5,10 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
-from hybridgym.reward.phone_tools import answer_amount, answer_date, phone_changed, setting_near, text_appended
+from hybridgym.reward.phone_tools import (answer_amount, answer_date, phone_changed, setting_near, settings_set,
+                                          text_appended)
+from hybridgym.sandbox.webserver import RecordStore
+from hybridgym.tasks.base import Outcome
 from hybridgym.tasks import TASKS
 from hybridgym.tasks.kit.phone_world import tool_world
 
@@ -64,6 +67,58 @@ def test_answer_date_refuses_another_or_an_incomplete_date(text):
     assert not answer_date(text, "2026-03-07").success
 
 
+SETTINGS_TASKS = sorted(t for t in TASKS if t.startswith("mobile.settings-"))
+
+
+def test_settings_set_wants_the_values_the_target_and_nothing_else():
+    s = {"id": 1, "brightness": 40, "wifi": True, "dnd": False, "ringtone": "Zen"}
+    ok = {**s, "dnd": True, "ringtone": "Dawn", "brightness": 61}
+    assert settings_set([s], [ok], {"dnd": True, "ringtone": "Dawn"}, {"brightness": 60}).success
+    assert not settings_set([s], [{**ok, "wifi": False}], {"dnd": True, "ringtone": "Dawn"}, {"brightness": 60}).success
+    assert not settings_set([s], [{**ok, "brightness": 70}], {"dnd": True, "ringtone": "Dawn"}, {"brightness": 60}).success
+    assert not settings_set([s], [{**ok, "ringtone": "Zen"}], {"dnd": True, "ringtone": "Dawn"}).success
+
+
+def _asked(task, params, state) -> dict:
+    """`state` with the settings record changed as the task asks (the brightness exactly on target)."""
+    after = {k: [dict(r) for r in v] for k, v in state.items()}
+    rec = after["settings"][0]
+    rec.update(task.values(params))
+    if task.target(params) is not None:
+        rec["brightness"] = task.target(params) + 3
+    return after
+
+
+@pytest.mark.parametrize("task_id", SETTINGS_TASKS)
+def test_a_settings_task_fails_when_every_option_is_turned_on(task_id):
+    task = TASKS[task_id]
+    for seed in (0, 1, 1000, 1001):
+        params = task.draw(seed)
+        state = RecordStore().load(params["records"], task.fields).snapshot()
+        done = Outcome("", finished=True)
+        assert not task.check(state, params, done, state).success
+        asked = _asked(task, params, state)
+        assert task.check(asked, params, done, state).success, seed
+        everything = {k: [dict(r) for r in v] for k, v in asked.items()}
+        everything["settings"][0].update(wifi=True, bluetooth=True, airplane=True, dnd=True, dark_mode=True)
+        if everything["settings"][0] != asked["settings"][0]:
+            assert not task.check(everything, params, done, state).success, seed
+        other = {k: [dict(r) for r in v] for k, v in asked.items()}
+        other["settings"][0]["font_size"] = "Largest" if other["settings"][0]["font_size"] != "Largest" else "Small"
+        assert not task.check(other, params, done, state).success, seed
+        touched = {k: [dict(r) for r in v] for k, v in asked.items()}
+        touched["photos"] = touched["photos"][1:]
+        assert not task.check(touched, params, done, state).success, seed
+
+
+def test_settings_test_seeds_ask_for_other_ringtones_and_brightness_than_training_ones():
+    for task_id in SETTINGS_TASKS:
+        task = TASKS[task_id]
+        train = {task.instruction(task.draw(s)) for s in range(100)}
+        test = {task.instruction(task.draw(s)) for s in range(1000, 1100)}
+        assert not train & test, task_id
+
+
 # ---- the seeded world -------------------------------------------------------------------------------------------
 
 @pytest.mark.parametrize("seed", range(20))
@@ -82,11 +137,11 @@ def test_world_has_no_ambiguous_targets(seed):
 
 
 def test_questions_answer_from_the_seeded_records():
-    params = TASKS["mobile.expenses-total-v0"].sample(np.random.default_rng(5))
+    params = TASKS["mobile.expenses-total-v1"].sample(np.random.default_rng(5))
     rows = [e for e in params["records"]["expenses"]
             if e["category"] == params["category"] and int(e["date"][5:7]) == params["month"]]
     assert rows and params["total"] == round(sum(e["amount"] for e in rows), 2)
-    params = TASKS["mobile.files-largest-v0"].sample(np.random.default_rng(5))
+    params = TASKS["mobile.files-largest-v1"].sample(np.random.default_rng(5))
     sizes = {f["name"]: f["size_kb"] for f in params["records"]["files"] if f["folder"] == params["folder"]}
     assert sizes[params["answer"]] == max(sizes.values())
 
@@ -109,7 +164,7 @@ def tap(env, selector: str):
 
 
 def test_expenses_refuses_an_invalid_amount_and_saves_nothing(phone):
-    env, sb, store = phone("mobile.expenses-add-v0")
+    env, sb, store = phone("mobile.expenses-add-v1")
     before = store.snapshot()["expenses"]
     env.step({"action_type": "open_app", "app_name": "expenses"})
     tap(env, "#exp-add")
@@ -124,7 +179,7 @@ def test_expenses_refuses_an_invalid_amount_and_saves_nothing(phone):
 
 
 def test_files_rename_refuses_a_name_taken_in_the_same_folder(phone):
-    env, sb, store = phone("mobile.files-rename-v0")
+    env, sb, store = phone("mobile.files-rename-v1")
     files = store.snapshot()["files"]
     f = next(x for x in files if x["folder"] == "Download")
     other = next(x for x in files if x["folder"] == "Download" and x["id"] != f["id"])
@@ -140,7 +195,7 @@ def test_files_rename_refuses_a_name_taken_in_the_same_folder(phone):
 
 
 def test_settings_switch_saves_and_updates_the_status_bar(phone):
-    env, sb, store = phone("mobile.settings-toggle-v0")
+    env, sb, store = phone("mobile.settings-toggle-v1")
     page = sb.browser.page
     env.step({"action_type": "open_app", "app_name": "settings"})
     tap(env, "#set-devices")
@@ -152,7 +207,7 @@ def test_settings_switch_saves_and_updates_the_status_bar(phone):
 
 
 def test_gallery_keeps_trashed_photos_out_of_the_grid_and_in_the_trash(phone):
-    env, sb, store = phone("mobile.gallery-restore-v0")
+    env, sb, store = phone("mobile.gallery-restore-v1")
     page = sb.browser.page
     trashed = [p["id"] for p in store.snapshot()["photos"] if p["trashed"]]
     env.step({"action_type": "open_app", "app_name": "gallery"})
@@ -165,7 +220,7 @@ def test_gallery_keeps_trashed_photos_out_of_the_grid_and_in_the_trash(phone):
 
 
 def test_every_tool_app_opens_without_a_script_error(phone):
-    env, sb, store = phone("mobile.gallery-count-v0")
+    env, sb, store = phone("mobile.gallery-count-v1")
     page, errors = sb.browser.page, []
     def on_error(e):
         errors.append(e)
@@ -181,7 +236,7 @@ def test_every_tool_app_opens_without_a_script_error(phone):
 
 
 def test_expense_date_can_be_picked_from_a_calendar(phone):
-    env, sb, store = phone("mobile.expenses-add-v0")
+    env, sb, store = phone("mobile.expenses-add-v1")
     env.step({"action_type": "open_app", "app_name": "expenses"})
     tap(env, "#exp-add")
     tap(env, "#exp-date-pick")

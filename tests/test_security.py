@@ -55,7 +55,7 @@ def computer():
     """A desktop env whose task offers the SDK and has a terminal window open."""
     os.environ["HYBRIDGYM_TEST_TOKEN"] = SECRET   # the owner's environment: must not reach the jail
     from hybridgym.computer import ComputerEnv
-    env = ComputerEnv(task="computer.hybrid-count-errors-v0", max_steps=100_000)
+    env = ComputerEnv(task="computer.hybrid-count-errors-v1", max_steps=100_000)
     env.reset(seed=1)
     yield env
     env.close()
@@ -189,7 +189,7 @@ def test_programs_started_from_the_terminal_do_not_outlive_the_episode(computer)
 @pytest.fixture(scope="module")
 def browser():
     from hybridgym.browser import BrowserEnv
-    env = BrowserEnv(task="browser.files-csv-total-sdk-v0", max_steps=100_000)
+    env = BrowserEnv(task="browser.files-csv-total-sdk-v1", max_steps=100_000)
     env.reset(seed=1)
     yield env
     env.close()
@@ -303,7 +303,7 @@ def test_nothing_survives_a_sigkilled_owner(tmp_path):
         import json, sys, time
         import hybridgym
         from hybridgym.browser import BrowserEnv
-        env = BrowserEnv(task="browser.files-csv-total-sdk-v0")
+        env = BrowserEnv(task="browser.files-csv-total-sdk-v1")
         env.reset(seed=0)
         sb = env.unwrapped.sandbox
         print(json.dumps({"uid": sb.jail.uid, "dir": str(sb.jail.dir), "xvfb": sb.display.pid}), flush=True)

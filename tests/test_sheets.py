@@ -144,3 +144,83 @@ def test_expense_form_task_wants_one_report_with_the_month_total():
     assert not task.check(off, p, Outcome("", finished=True), base).success
     twice = {"files": {}, "reports": ok["reports"] * 2}
     assert not task.check(twice, p, Outcome("", finished=True), base).success
+
+
+# -- the attacks on the sheet tasks' checks (issue 15): a typed constant for "a formula", collateral ------------
+def test_formula_uses_wants_the_data_read_and_no_typed_result():
+    from hybridgym.reward.sheets import formula_uses
+    assert formula_uses("=SUM(C2:C9)", "C2:C9") is None
+    assert formula_uses("=sum($C$2:$C$9)/8", "C2:C9") is None            # a small divisor is fine
+    assert formula_uses("=C2+C3+C4+C5+C6+C7+C8+C9", "C2:C9") is None
+    assert formula_uses('=COUNTIF(B:B,"North")', "B2:B9") is None        # a whole-column range
+    assert formula_uses("=Sheet1!C2*Sheet1!D2", "C2,D2") is None
+    assert "typed value" in formula_uses(None, "C2:C9")
+    assert "does not read" in formula_uses("=1234.5", "C2:C9")
+    assert "does not read" in formula_uses("=SUM(C2:C8)", "C2:C9")
+    assert "constant" in formula_uses("=SUM(C2:C9)*0+1234.5", "C2:C9")
+    assert "constant" in formula_uses("=C2*D2+0.5", "C2,D2")
+    assert "does not read" in formula_uses('=COUNTIF(C2:C9,"B2:B9")', "B2:B9")   # a string is not a reference
+
+
+SHEET_TASKS = ["computer.sheet-sum-column-v1", "computer.sheet-average-row-v1", "computer.sheet-summary-row-v1",
+               "computer.sheet-computed-column-v1", "computer.sheet-count-if-v1", "computer.sheet-fix-values-v1",
+               "computer.sheet-sort-by-column-v1", "computer.sheet-csv-to-xlsx-v1", "computer.merge-csvs-total-v1",
+               "computer.grep-then-edit-sheet-v1", "computer.log-counts-to-sheet-v1",
+               "computer.category-totals-to-sheet-v1", "computer.stock-from-files-to-sheet-v1"]
+
+
+def _solved(task, params, typed: dict | None = None) -> Workbook:
+    """The workbook a solver saves: the expected cells, formulas reading their data where asked
+    (`typed`: cells whose formula text is replaced)."""
+    want, _ = task.expected(params)
+    reads = task.reads(params)
+    cells = {ref: Cell(v, f"=F({reads[ref]})" if ref in reads else None) for ref, v in want.items()}
+    for ref, formula in (typed or {}).items():
+        cells[ref] = Cell(want[ref], formula)
+    return Workbook({"Sheet1": cells})
+
+
+def _home(params) -> dict:
+    return {"files": {"Documents/keep-notes.txt": b"keep\n", "Documents/other.txt": b"x\n"}}
+
+
+@pytest.mark.parametrize("task_id", SHEET_TASKS)
+@pytest.mark.parametrize("seed", [0, 1000])
+def test_sheet_task_passes_the_solution_and_fails_collateral(task_id, seed):
+    from hybridgym.tasks import TASKS, Outcome
+    task = TASKS[task_id]
+    p = task.draw(seed)
+    done, base = Outcome("", finished=True), _home(p)
+    good = _solved(task, p)
+    assert task.check({**base, "book": good}, p, done, base).success
+    # "select all and apply": something written on another sheet of the workbook
+    other = Workbook({**good.sheets, "Sheet2": {"A1": Cell("scratch")}})
+    assert not task.check({**base, "book": other}, p, done, base).success
+    # a stray cell, a changed data cell
+    stray = Workbook({"Sheet1": {**good.sheet(), "Z40": Cell(1.0)}})
+    assert not task.check({**base, "book": stray}, p, done, base).success
+    first = next(ref for ref, c in good.sheet().items()
+                 if isinstance(c.value, (int, float)) and not isinstance(c.value, bool) and not c.formula)
+    changed = Workbook({"Sheet1": {**good.sheet(), first: Cell(good.sheet()[first].value + 7)}})
+    assert not task.check({**base, "book": changed}, p, done, base).success
+    # another file of the home damaged or gone
+    damaged = {"files": {"Documents/keep-notes.txt": b"keep\n"}}
+    assert not task.check({**damaged, "book": good}, p, done, base).success
+
+
+FORMULA_TASKS = ["computer.sheet-sum-column-v1", "computer.sheet-average-row-v1", "computer.sheet-summary-row-v1",
+                 "computer.sheet-computed-column-v1", "computer.sheet-count-if-v1", "computer.merge-csvs-total-v1"]
+
+
+@pytest.mark.parametrize("task_id", FORMULA_TASKS)
+def test_formula_tasks_refuse_a_typed_constant(task_id):
+    from hybridgym.tasks import TASKS, Outcome
+    task = TASKS[task_id]
+    p = task.draw(3)
+    done, base = Outcome("", finished=True), _home(p)
+    want, _ = task.expected(p)
+    ref, area = next(iter(task.reads(p).items()))
+    first = area.split(",")[0].split(":")[0]
+    for cheat in (f"={want[ref]}", f"={first}*0+{want[ref]}", None):
+        book = _solved(task, p, {ref: cheat})
+        assert not task.check({**base, "book": book}, p, done, base).success, cheat

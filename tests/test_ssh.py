@@ -173,7 +173,7 @@ def test_target_arguments_are_checked(sshd, tmp_path):
 def test_a_hybrid_task_runs_its_sdk_over_ssh(sshd, tmp_path):
     """The order-total task: its files are copied to the remote workspace, the oracle greps there."""
     target = _target(sshd, tmp_path)
-    env = gym.make("hybridgym/computer.find-order-total-v0", sdk_host=target)
+    env = gym.make("hybridgym/computer.find-order-total-v1", sdk_host=target)
     try:
         r = run_episode(env, OracleAgent(), 0)
         assert r["success"], r["message"]

@@ -264,3 +264,179 @@ def test_admin_state_changed_checks_invites_and_permissions(adm_data):
     after["permissions"]["support"] = sorted(set(after["permissions"]["support"]) ^ {"api.keys"})
     assert admin_state_changed(before, after, permissions={"support": after["permissions"]["support"]}).success
     assert not admin_state_changed(before, after).success
+
+
+# -- the attacks on the rewards (issue 15): answers, collateral, the test split ---------------------
+
+from hybridgym.tasks import TASKS  # noqa: E402
+from hybridgym.tasks.base import Outcome  # noqa: E402
+
+
+def _admin_state(task, params):
+    d = task.data(params["data_seed"])
+    return {k: copy.deepcopy(d[k]) for k in ("users", "permissions", "settings", "audit")}
+
+
+def _cal_state(task, params):
+    return {"events": copy.deepcopy(task.data(params["data_seed"])["events"])}
+
+
+def _answer_cases(task_id, seed):
+    task = TASKS[task_id]
+    p = task.draw(seed)
+    base = _admin_state(task, p) if "admin" in task_id else _cal_state(task, p)
+    check = lambda ans: task.check(copy.deepcopy(base), p, Outcome(answer=ans), base).success  # noqa: E731
+    return task, p, check
+
+
+@pytest.mark.parametrize("seed", [0, 1000])
+def test_count_answers_take_one_number_not_a_list_or_ten_times(seed):
+    for tid, key in (("browser.admin-count-users-v1", "count"), ("browser.calendar-count-day-v1", "count")):
+        task, p, check = _answer_cases(tid, seed)
+        n = p[key]
+        assert check(str(n)) and check(f"{n} events") and check(f"There are {n}.")
+        assert not check(", ".join(str(k) for k in range(0, 30)))
+        assert not check(f"{n} or {n + 1}")
+        assert not check(str(10 * n))
+        assert not check(str(n + 1))
+        assert not check(None)
+
+
+def test_the_most_common_count_fails_where_it_is_wrong():
+    task = TASKS["browser.calendar-count-day-v1"]
+    seed = next(s for s in range(1000, 1100) if task.draw(s)["count"] != 1)
+    _, p, check = _answer_cases("browser.calendar-count-day-v1", seed)
+    assert not check("1") and check(str(p["count"]))
+
+
+def test_audit_answer_rejects_the_signed_in_admin_where_wrong_and_lists_of_names():
+    task = TASKS["browser.admin-audit-answer-v1"]
+    seed = next(s for s in range(1000, 1100) if task.draw(s)["actor"] != adm.ACTOR)
+    _, p, check = _answer_cases("browser.admin-audit-answer-v1", seed)
+    assert check(p["actor"]) and check(p["actor"].upper()) and check(f"{p['actor']}.")
+    assert not check(adm.ACTOR)
+    assert not check(f"{p['actor']} or {adm.ACTOR}")
+    everyone = ", ".join(u["name"] for u in task.data(p["data_seed"])["users"])
+    assert not check(everyone)
+
+
+def test_where_answer_takes_the_room_label_as_printed():
+    task = TASKS["browser.calendar-where-answer-v1"]
+    seed = next(s for s in range(0, 200) if task.draw(s)["event"]["room"])
+    _, p, check = _answer_cases("browser.calendar-where-answer-v1", seed)
+    loc = p["event"]["location"]
+    assert check(loc) and check(f"{loc} (room booked)") and check(loc.lower())
+    assert not check(f"{loc} or Zoom") and not check("Zoom, Birch, Aurora, Cedar, Delta, Everest, Fjord")
+    seed = next(s for s in range(0, 200) if not task.draw(s)["event"]["room"])
+    _, p, check = _answer_cases("browser.calendar-where-answer-v1", seed)
+    assert check(p["event"]["location"]) and not check(f"{p['event']['location']} (room booked)")
+
+
+def test_stalest_user_wants_the_email_alone():
+    _, p, check = _answer_cases("browser.admin-stalest-user-v1", 1000)
+    assert check(p["email"]) and check(p["email"].upper())
+    assert not check(f"{p['email']}, someone.else@{p['email'].split('@')[1]}")
+
+
+def test_answer_tasks_fail_when_the_state_changed_too():
+    task, p, _ = _answer_cases("browser.admin-count-users-v1", 0)
+    base = _admin_state(task, p)
+    after = copy.deepcopy(base)
+    after["users"][0]["role"] = "Admin" if after["users"][0]["role"] != "Admin" else "Viewer"
+    assert not task.check(after, p, Outcome(answer=str(p["count"])), base).success
+
+
+@pytest.mark.parametrize("task_id", ["browser.admin-notifications-v1", "browser.admin-security-settings-v1",
+                                     "browser.admin-general-settings-v1"])
+def test_settings_tasks_fail_every_option_on_and_unasked_case_changes(task_id):
+    task = TASKS[task_id]
+    p = task.draw(3)
+    base = _admin_state(task, p)
+    # the right change passes
+    ok = copy.deepcopy(base)
+    sec = {"browser.admin-notifications-v1": "notifications", "browser.admin-security-settings-v1": "security",
+           "browser.admin-general-settings-v1": "general"}[task_id]
+    s = ok["settings"][sec]
+    if sec == "notifications":
+        s.update(digest=p["digest"], notify_failed_login=p["failed"], notify_billing=p["billing"],
+                 slack_webhook=p["webhook"])
+    elif sec == "security":
+        s.update(min_password_length=p["min_password_length"], password_expiry_days=p["password_expiry_days"],
+                 require_2fa=True, ip_allowlist=p["ip_before"] + "\n" + p["ip_range"])
+    else:
+        s.update({k: p[k] for k in task._KEYS})
+    assert task.check(ok, p, Outcome(answer=None), base).success
+    # every switch of every section on (with the asked values kept): fails
+    allon = copy.deepcopy(ok)
+    for section in allon["settings"].values():
+        for k, v in section.items():
+            if isinstance(v, bool):
+                section[k] = True
+    for section, values in allon["settings"].items():
+        if any(values[k] != ok["settings"][section][k] for k in values):
+            break
+    else:
+        pytest.skip("every switch already on")
+    assert not task.check(allon, p, Outcome(answer=None), base).success
+    # an unasked text setting in another case: fails
+    cased = copy.deepcopy(ok)
+    cased["settings"]["notifications" if sec != "notifications" else "general"]["description" if sec == "notifications"
+                                                                               else "alert_email"] = "X@EXAMPLE.COM"
+    assert not task.check(cased, p, Outcome(answer=None), base).success
+
+
+def test_bulk_deactivate_fails_select_all_and_apply():
+    task = TASKS["browser.admin-bulk-deactivate-v1"]
+    p = task.draw(0)
+    base = _admin_state(task, p)
+    after = copy.deepcopy(base)
+    for u in after["users"]:
+        if u["department"] == p["department"]:
+            u["active"], u["role"] = False, "Viewer"
+    assert not task.check(after, p, Outcome(answer=None), base).success
+    exact = copy.deepcopy(base)
+    for u in exact["users"]:
+        if u["id"] in p["ids"]:
+            u["active"], u["role"] = False, "Viewer"
+    assert task.check(exact, p, Outcome(answer=None), base).success
+
+
+def test_calendar_edits_keep_the_other_fields_exactly():
+    task = TASKS["browser.calendar-reschedule-v1"]
+    p = task.draw(0)
+    base = _cal_state(task, p)
+    after = copy.deepcopy(base)
+    ev = next(e for e in after["events"] if e["id"] == p["event"]["id"])
+    ev.update(date=p["date"], start=p["start"], end=p["end"])
+    assert task.check(after, p, Outcome(answer=None), base).success
+    ev["title"] = ev["title"].upper()
+    assert not task.check(after, p, Outcome(answer=None), base).success
+
+
+def test_clear_week_fails_deleting_every_event_of_that_title():
+    task = TASKS["browser.calendar-clear-week-v0"]
+    p = task.draw(0)
+    base = _cal_state(task, p)
+    after = {"events": [e for e in base["events"] if e["title"] != p["title"]]}
+    assert not task.check(after, p, Outcome(answer=None), base).success
+    after = {"events": [e for e in base["events"] if e["id"] not in p["ids"]]}
+    assert task.check(after, p, Outcome(answer=None), base).success
+
+
+def test_every_calendar_and_admin_task_samples_all_seeds_without_crashing():
+    """The clear-week crash (an empty list of weeks to pick from) and its kind: every seed draws."""
+    ids = [t for t in TASKS if t.startswith(("browser.calendar-", "browser.admin-"))]
+    for tid in ids:
+        for seed in list(range(0, 40)) + list(range(1000, 1040)):
+            TASKS[tid].draw(seed)
+
+
+def test_data_seeds_follow_the_split():
+    for tid in ("browser.calendar-create-event-v0", "browser.admin-change-role-v1"):
+        task = TASKS[tid]
+        assert task.draw(5)["data_seed"] % 2 == 0 and task.draw(1005)["data_seed"] % 2 == 1
+    assert cal.generate(cal.data_seed(3, "train"))["today"].startswith("2026")
+    assert cal.generate(cal.data_seed(3, "test"))["today"].startswith("2027")
+    train = {u["name"].split()[0] for k in range(20) for u in adm.generate(adm.data_seed(k, "train"))["users"]}
+    test = {u["name"].split()[0] for k in range(20) for u in adm.generate(adm.data_seed(k, "test"))["users"]}
+    assert not train & test

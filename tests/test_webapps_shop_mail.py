@@ -258,7 +258,7 @@ def test_cart_edit_task_wants_exactly_the_asked_change():
 
 
 def test_reply_quote_move_task_needs_the_reply_and_both_moves():
-    task = TASKS["browser.mail-reply-quote-move-v0"]
+    task = TASKS["browser.mail-reply-quote-move-v1"]
     params = task.sample(np.random.default_rng(4))
     app = mail.MailApp().load(params["mailbox"], extra=params["extra"])
     baseline = app.state()
@@ -284,7 +284,7 @@ def test_compare_tabs_task_wants_both_products_open_in_tabs():
 
 
 def test_fact_answer_accepts_the_value_with_its_label():
-    task = TASKS["browser.mail-answer-fact-v0"]
+    task = TASKS["browser.mail-answer-fact-v1"]
     params = task.sample(np.random.default_rng(4))
     state = mail.MailApp().load(params["mailbox"]).state()
     label = params["kind"].capitalize()
@@ -294,3 +294,135 @@ def test_fact_answer_accepts_the_value_with_its_label():
     assert task.check(state, params, said(params["answer"].lower()), state).success
     assert not task.check(state, params, said("somewhere else"), state).success
     assert not task.check(state, params, NOT_ENDED, state).success
+
+
+# -- the cheats of issue 15 fail: answers, collateral, the test split ---------------------------
+
+def said(text):
+    return Outcome(text, finished=True)
+
+
+def _draw(task_id, seed):
+    task = TASKS[task_id]
+    return task, task.draw(seed)
+
+
+@pytest.mark.parametrize("task_id", ["browser.shop-cheapest-answer-v1", "browser.shop-count-answer-v1",
+                                     "browser.mail-attachment-answer-v1"])
+@pytest.mark.parametrize("seed", [3, 1003])
+def test_number_answers_reject_lists_and_ten_times_the_truth(task_id, seed):
+    task, params = _draw(task_id, seed)
+    want = task.expected_answer(params)
+    state = (shop.ShopApp().load(params["catalogue"], split=params["split"], stock=params.get("stock")).state()
+             if "shop" in task_id else mail.MailApp().load(params["mailbox"], split=params["split"]).state())
+    truth = float(want.truth)
+    shown = f"{truth:g}" if "cheapest" not in task_id else f"{truth:.2f}"
+    assert task.check(state, params, said(shown), state).success
+    assert not task.check(state, params, said(f"{truth * 10:g}"), state).success
+    candidates = ", ".join(f"{truth + d:g}" for d in (-2, -1, 0, 1, 2))
+    assert not task.check(state, params, said(candidates), state).success
+    assert not task.check(state, params, NOT_ENDED, state).success
+
+
+def test_natural_number_forms_pass():
+    task, params = _draw("browser.shop-cheapest-answer-v1", 1005)
+    state = shop.ShopApp().load(params["catalogue"], split=params["split"]).state()
+    assert task.check(state, params, said(f"${params['price']:.2f}"), state).success
+    assert task.check(state, params, said(f"It costs ${params['price']:.2f}."), state).success
+    task, params = _draw("browser.shop-count-answer-v1", 1005)
+    state = shop.ShopApp().load(params["catalogue"], split=params["split"], stock=params["stock"]).state()
+    assert task.check(state, params, said(f"{params['answer']} products"), state).success
+
+
+@pytest.mark.parametrize("task_id", ["browser.shop-top-rated-answer-v1", "browser.shop-order-city-answer-v1",
+                                     "browser.mail-oldest-answer-v1", "browser.mail-answer-fact-v1"])
+def test_text_answers_are_whole_answers(task_id):
+    task, params = _draw(task_id, 1007)
+    want = str(task.expected_answer(params).truth)
+    state = (shop.ShopApp().load(params["catalogue"], split=params["split"]).state()
+             if "shop" in task_id else mail.MailApp().load(params["mailbox"], split=params["split"]).state())
+    assert task.check(state, params, said(want), state).success
+    assert task.check(state, params, said(f'"{want.upper()}".'), state).success
+    assert not task.check(state, params, said(f"{want} or Somebody Else"), state).success
+    assert not task.check(state, params, said(f"Maybe {want}"), state).success
+
+
+def test_the_most_common_answer_fails_where_it_is_wrong():
+    from collections import Counter
+    task = TASKS["browser.shop-count-answer-v1"]
+    drawn = {s: task.draw(s) for s in range(1000, 1100)}
+    top = Counter(p["answer"] for p in drawn.values()).most_common(1)[0][0]
+    seed, params = next((s, p) for s, p in drawn.items() if p["answer"] != top)
+    state = shop.ShopApp().load(params["catalogue"], split=params["split"], stock=params["stock"]).state()
+    assert not task.check(state, params, said(str(top)), state).success
+
+
+def _checkout(task_id, seed, **change):
+    task, params = _draw(task_id, seed)
+    app = shop.ShopApp().load(params["catalogue"], split=params["split"], cart=params.get("cart", []),
+                              wishlist=params.get("wishlist", []))
+    return task, params, app, app.state()
+
+
+@pytest.mark.parametrize("seed", [2, 1002])
+def test_checkout_wants_the_card_asked_for(seed):
+    task, params, app, baseline = _checkout("browser.shop-checkout-v1", seed)
+    form = {**params["address"], **params["payment"], "shipping": params["shipping"]}
+    other = {**form, "card": "4111 1111 1111 1111"}
+    app2 = shop.ShopApp().load(params["catalogue"], split=params["split"], cart=params["cart"])
+    call(app2, "POST", "checkout", other)
+    assert not task.check(app2.state(), params, NOT_ENDED, baseline).success
+    app3 = shop.ShopApp().load(params["catalogue"], split=params["split"], cart=params["cart"])
+    call(app3, "POST", "checkout", {**form, "expiry": "01/30" if form["expiry"] != "01/30" else "02/30"})
+    assert not task.check(app3.state(), params, NOT_ENDED, baseline).success
+    assert call(app, "POST", "checkout", form)[0] == 201
+    assert task.check(app.state(), params, NOT_ENDED, baseline).success
+
+
+def test_checkout_rejects_collateral_in_the_wishlist_and_extra_items():
+    task, params, app, baseline = _checkout("browser.shop-checkout-v1", 5)
+    form = {**params["address"], **params["payment"], "shipping": params["shipping"]}
+    other = next(p for p in app.products if p["stock"] > 3 and p["id"] not in [c["product_id"] for c in params["cart"]])
+    call(app, "POST", "wishlist", {"product_id": other["id"]})
+    call(app, "POST", "checkout", form)
+    assert not task.check(app.state(), params, NOT_ENDED, baseline).success
+    app = shop.ShopApp().load(params["catalogue"], split=params["split"], cart=params["cart"])
+    call(app, "POST", "cart", {"product_id": other["id"], "qty": 1, "colour": other["colours"][0],
+                               "size": other["sizes"][0] if other["sizes"] else ""})
+    call(app, "POST", "checkout", form)
+    assert not task.check(app.state(), params, NOT_ENDED, baseline).success
+
+
+def test_reply_quote_move_wants_the_one_figure():
+    task, params = _draw("browser.mail-reply-quote-move-v1", 1004)
+    budget = params["budget"]
+
+    def run(body):
+        app = mail.MailApp().load(params["mailbox"], extra=params["extra"], split=params["split"])
+        baseline = app.state()
+        q = app.find(params["question_id"])
+        quoted = f"\n\nOn {q['date']}, {q['from']['name']} <{q['from']['addr']}> wrote:\n> " + q["body"].replace("\n", "\n> ")
+        call(app, "POST", "send", {"to": params["a"]["addr"], "subject": "Re: " + q["subject"],
+                                   "body": body + quoted, "in_reply_to": q["id"]})
+        call(app, "POST", "move", {"ids": [params["question_id"], params["budget_id"]], "folder": "Projects"})
+        return task.check(app.state(), params, NOT_ENDED, baseline).success
+
+    assert run(f"Hi, the approved budget is ${budget:,}.")
+    assert run(f"{budget}")
+    assert not run(f"It is ${budget * 10:,}.")
+    assert not run(", ".join(f"${b * 500:,}" for b in range(12, 180)))
+    assert not run(f"Either ${budget:,} or ${budget + 500:,}.")
+
+
+def test_test_split_worlds_share_no_names():
+    a, b = shop.generate_catalogue(7, "train"), shop.generate_catalogue(7, "test")
+    assert not {p["name"] for p in a} & {p["name"] for p in b}
+    assert not {p["price"] for p in a} & {p["price"] for p in b}
+    m, n = mail.generate_mailbox(7, "train"), mail.generate_mailbox(7, "test")
+    assert not {c["name"] for c in m["contacts"]} & {c["name"] for c in n["contacts"]}
+    assert not {x["subject"] for x in m["messages"] if "review on" in x["subject"]} & \
+        {x["subject"] for x in n["messages"] if "review on" in x["subject"]}
+    # the cached catalogue is copied: a task's changes do not leak into the next load
+    app = shop.ShopApp().load(7, split="test", stock={1: 0})
+    assert app.products[0]["stock"] == 0
+    assert shop.generate_catalogue(7, "test")[0]["stock"] == b[0]["stock"]

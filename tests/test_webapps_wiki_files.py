@@ -7,10 +7,9 @@ import re
 import urllib.error
 import urllib.request
 
-import numpy as np
 import pytest
 
-from hybridgym.reward.research import downloaded, records_changed_only, research_answer
+from hybridgym.reward.research import downloaded, records_changed_only, workspace_unchanged
 from hybridgym.sandbox import AppServer, Request
 from hybridgym.tasks import TASKS, Outcome
 from hybridgym.tasks.webapps import files as drive_app
@@ -108,9 +107,9 @@ def _walk_markdown(files: dict[str, str], start: str, ops: list) -> list[str]:
 @pytest.mark.parametrize("task_id", sorted(t for t in TASKS if t.startswith("browser.research-") and "-sdk" not in t))
 def test_question_truth_equals_what_the_pages_say(task_id):
     task = TASKS[task_id]
-    files = wiki._markdown_files()
-    for seed in range(6):
-        p = task.sample(np.random.default_rng(seed))
+    for seed in (*range(4), *range(1000, 1004)):
+        p = task.draw(seed)
+        files = wiki._markdown_files(p["split"])
         assert len({s for s, _ in p["walks"]} | {op[1] for _, ops in p["walks"] for op in ops if op[0] == "follow"}) >= 1
         hops = sum(1 for _, ops in p["walks"] for op in ops if op[0] == "follow") + len(p["walks"])
         assert hops >= 2, "a question must need at least two articles"
@@ -119,23 +118,157 @@ def test_question_truth_equals_what_the_pages_say(task_id):
 
 
 # -- checkers ----------------------------------------------------------------------------------------
-def test_research_answer_accepts_separators_units_and_articles_but_not_extra_numbers():
-    assert research_answer("1,400 km", 1400, numeric=True).success
-    assert research_answer("about 1400", 1400, numeric=True).success
-    assert not research_answer("1400 or 1500", 1400, numeric=True).success
-    assert not research_answer("1401", 1400, numeric=True).success
-    assert research_answer("1234.57", 1234.5678, numeric=True, rel_tol=1e-5).success
-    assert research_answer("the Lessa River.", "Lessa River").success
-    assert not research_answer("Lessa", "Lessa River").success
-    assert not research_answer(None, "x").success and not research_answer("  ", "x").success
+def test_the_test_split_has_its_own_corpus_with_no_shared_names():
+    train, test = wiki.corpus("train"), wiki.corpus("test")
+    assert len(test) >= 500
+    assert not {a.title for a in train.articles.values()} & {a.title for a in test.articles.values()}
+    handle = wiki.Veloripedia().load(0, split="test")
+    slug = test.by_kind["company"][0]
+    assert test.articles[slug].title in handle(Request("GET", f"a/{slug}", {}, {})).payload().decode()
+    assert handle(Request("GET", f"a/{train.by_kind['company'][0]}", {}, {})).status == 404
 
 
-def test_downloaded_accepts_a_browser_renamed_copy_with_the_same_bytes():
+def _research(task_id: str, seed: int):
+    task = TASKS[task_id]
+    return task, task.draw(seed)
+
+
+def _ok(task, p, answer) -> bool:
+    return task.check({}, p, Outcome(answer, finished=True), {}).success
+
+
+@pytest.mark.parametrize("seed", [3, 1003])
+def test_research_answers_pass_in_natural_forms_and_cheats_fail(seed):
+    task, p = _research("browser.research-hometown-river-length-v1", seed)
+    km = p["truth"]
+    assert _ok(task, p, f"{km:,} km") and _ok(task, p, str(km)) and _ok(task, p, f"The river is {km} km long.")
+    assert not _ok(task, p, str(km * 10)) and not _ok(task, p, f"{km} or {km + 1}")
+    everything = ", ".join(str(v) for v in range(40, 1401, 7))
+    assert not _ok(task, p, everything)
+    task, p = _research("browser.research-hq-mayor-v1", seed)
+    c = wiki.corpus(p["split"])
+    assert _ok(task, p, p["truth"]) and _ok(task, p, f"the {p['truth'].upper()}.")
+    assert not _ok(task, p, " or ".join(c.facts[s]["title"] for s in c.by_kind["person"][:60] + [p["walks"][0][0]]))
+    assert not _ok(task, p, p["truth"] + " and " + c.facts[c.by_kind["person"][0]]["title"])
+    assert not _ok(task, p, None) and not _ok(task, p, "  ")
+
+
+def test_the_most_common_research_answer_fails_where_it_is_wrong():
+    from collections import Counter
+    task = TASKS["browser.research-hq-currency-v1"]
+    draws = [task.draw(s) for s in range(1000, 1200)]
+    top = Counter(task.expected_answer(p).key() for p in draws).most_common(1)[0][0]
+    wrong = next(p for p in draws if task.expected_answer(p).key() != top)
+    assert not _ok(task, wrong, top) and _ok(task, wrong, wrong["truth"])
+
+
+def test_wiki_list_answer_is_one_company_name():
+    task = TASKS["browser.wiki-list-largest-v1"]
+    p = task.draw(1001)
+    c = wiki.corpus(p["split"])
+    assert p["split"] == "test" and _ok(task, p, p["truth"])
+    same = [c.facts[s]["title"] for s in c.by_kind["company"] if c.facts[s]["industry"] == p["industry"]]
+    assert not _ok(task, p, "\n".join(same)) and not _ok(task, p, ", ".join(same))
+
+
+def test_downloaded_wants_exactly_the_asked_file():
     assert downloaded({"Downloads/a.csv": b"x"}, "a.csv", b"x").success
-    assert downloaded({"Downloads/a (1).csv": b"x"}, "a.csv", b"x").success
+    assert not downloaded({"Downloads/a.csv": b"x", "Downloads/a (1).csv": b"x"}, "a.csv", b"x").success
+    assert not downloaded({"Downloads/a.csv": b"x", "Downloads/b.csv": b"y"}, "a.csv", b"x").success
+    assert not downloaded({"Downloads/a (1).csv": b"x"}, "a.csv", b"x").success
     assert not downloaded({"Downloads/a.csv": b"y"}, "a.csv", b"x").success
     assert not downloaded({"a.csv": b"x"}, "a.csv", b"x").success
     assert not downloaded({"Downloads/ba.csv": b"x"}, "a.csv", b"x").success
+    assert workspace_unchanged({"x.txt": b"1"}, {"x.txt": b"1", "Downloads/a": b""}).success
+    assert not workspace_unchanged({"x.txt": b"1"}, {"x.txt": b"2"}).success
+    assert not workspace_unchanged({}, {"out.csv": b"1"}).success
+
+
+def _files_state(task, p, downloads=(), workspace=None, records=None):
+    store = drive_app.Driveshare().load(p["drive"], split=p["split"]).state()
+    base = {"records": store, "downloads": {}, "workspace": {}}
+    after = {"records": records or store,
+             "downloads": {f"Downloads/{f.name}": f.data for f in downloads},
+             "workspace": workspace or {}}
+    return base, after
+
+
+@pytest.mark.parametrize("seed", [2, 1002])
+def test_files_download_refuses_extra_downloads_and_workspace_changes(seed):
+    task = TASKS["browser.files-download-v1"]
+    p = task.draw(seed)
+    f = task.target(p)
+    d = task.drive(p)
+    base, good = _files_state(task, p, [f])
+    assert task.check(good, p, Outcome(None, finished=True), base).success
+    others = [g for g in d.files if g.folder != 5]
+    _, everything = _files_state(task, p, others)
+    assert not task.check(everything, p, Outcome(None, finished=True), base).success
+    _, twice = _files_state(task, p, [f])
+    stem, ext = f.name.rsplit(".", 1)
+    twice["downloads"][f"Downloads/{stem} (1).{ext}"] = f.data
+    assert not task.check(twice, p, Outcome(None, finished=True), base).success
+    _, dirty = _files_state(task, p, [f], workspace={"notes.txt": b"x"})
+    assert not task.check(dirty, p, Outcome(None, finished=True), base).success
+
+
+@pytest.mark.parametrize("seed", [4, 1004])
+def test_files_csv_total_needs_the_total_to_the_cent_and_one_number(seed):
+    task = TASKS["browser.files-csv-total-sdk-v1"]
+    p = task.draw(seed)
+    f = task.target(p)
+    total = f.facts["total"]
+    base, good = _files_state(task, p, [f])
+    def ok(answer):
+        return task.check(good, p, Outcome(answer, finished=True), base).success
+    assert ok(f"{total:.2f}") and ok(f"{total:,.2f}") and ok(f"The total is {total:.2f}")
+    assert not ok(f"{total + 0.01:.2f}") and not ok(f"{total * 10:.2f}") and not ok(f"€{total:.2f}")
+    assert not ok(f"{total:.2f} or {total + 1:.2f}") and not ok(f"{round(total)}")
+
+
+@pytest.mark.parametrize("seed", [1, 1001])
+def test_files_answers_zip_setting_and_door_code(seed):
+    task = TASKS["browser.files-zip-config-sdk-v1"]
+    p = task.draw(seed)
+    f = task.target(p)
+    value = f.facts["config"][p["key"]]
+    base, good = _files_state(task, p, [f])
+    assert task.check(good, p, Outcome(str(value), finished=True), base).success
+    assert not task.check(good, p, Outcome(json.dumps(f.facts["config"]), finished=True), base).success
+    task = TASKS["browser.files-notes-code-v1"]
+    p = task.draw(seed)
+    code = task.target(p).facts["code"]
+    base, good = _files_state(task, p)
+    assert task.check(good, p, Outcome(f"The code is {code}.", finished=True), base).success
+    assert not task.check(good, p, Outcome(str(code * 10), finished=True), base).success
+    codes = " ".join(str(g.facts["code"]) for g in task.drive(p).files if "code" in g.facts)
+    assert not task.check(good, p, Outcome(codes, finished=True), base).success
+    _, downloaded_too = _files_state(task, p, [task.target(p)])
+    assert not task.check(downloaded_too, p, Outcome(str(code), finished=True), base).success
+
+
+def test_files_move_by_owner_month_refuses_moving_every_file():
+    task = TASKS["browser.files-move-by-owner-month-v1"]
+    p = task.draw(1000)
+    base, _ = _files_state(task, p)
+    d = task.drive(p)
+    asked = {drive_app.file_id(d, d.files[k]) for k in p["files"]}
+    def moved(ids):
+        return [{**r, "folder": p["dest"] + 1} if r["id"] in ids else r for r in base["records"]["files"]]
+    good = {**base, "records": {**base["records"], "files": moved(asked)}}
+    assert task.check(good, p, Outcome(None, finished=True), base).success
+    archive = {r["id"] for r in base["records"]["files"] if r["folder"] == 6}
+    greedy = {**base, "records": {**base["records"], "files": moved(archive)}}
+    assert not task.check(greedy, p, Outcome(None, finished=True), base).success
+
+
+def test_split_drives_share_no_file_owner_or_year():
+    train = [drive_app.drive(s, "train") for s in range(20)]
+    test = [drive_app.drive(s, "test") for s in range(20)]
+    names = lambda ds: {f.name for d in ds for f in d.files}   # noqa: E731
+    owners = lambda ds: {f.owner for d in ds for f in d.files} - {"me"}   # noqa: E731
+    assert not names(train) & names(test) and not owners(train) & owners(test)
+    assert {f.modified[:4] for d in test for f in d.files} == {"2027"}
 
 
 def test_records_changed_only_refuses_extra_changes():
@@ -216,7 +349,7 @@ def test_drive_api_validates_rename_move_and_share(drive_server):
 # -- downloads reach the workspace (real Chromium) -------------------------------------------------
 def test_a_file_downloaded_in_the_browser_is_visible_to_the_sdk_terminal(suite_env):
     env = suite_env("browser").unwrapped
-    env.reset(seed=5, options={"task": "browser.files-csv-total-sdk-v0"})
+    env.reset(seed=5, options={"task": "browser.files-csv-total-sdk-v1"})
     sb, params = env.sandbox, env.episode.params
     task = env.episode.task
     target = task.target(params)
@@ -225,7 +358,7 @@ def test_a_file_downloaded_in_the_browser_is_visible_to_the_sdk_terminal(suite_e
     obs, *_ = env.step({"action_type": "terminal", "command": f"wc -c < ~/Downloads/{target.name}"})
     assert obs["sdk_output"].strip() == str(len(target.data))
     # a new episode starts with an empty workspace, and downloads still land there
-    env.reset(seed=6, options={"task": "browser.files-download-v0"})
+    env.reset(seed=6, options={"task": "browser.files-download-v1"})
     assert not (env.sandbox.workspace.root / "Downloads" / target.name).exists()
     task, params = env.episode.task, env.episode.params
     for action in task._download(env.sandbox, params):

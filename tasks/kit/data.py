@@ -52,6 +52,13 @@ def pick(rng: np.random.Generator, items: Sequence[T], k: int | None = None):
     return [items[int(i)] for i in rng.choice(len(items), size=k, replace=False)]
 
 
+def split_int(rng: np.random.Generator, lo: int, hi: int) -> int:
+    """An integer of [lo, hi): of its lower half for a training draw, of its upper half for a test one (codes,
+    numbers, years: a test instance never shows a training one's)."""
+    mid = (lo + hi) // 2
+    return int(rng.integers(lo, mid)) if split_of(rng) == "train" else int(rng.integers(mid, hi))
+
+
 def money(rng: np.random.Generator, lo: float, hi: float) -> float:
     """An amount of money between lo and hi, in cents."""
     return round(float(rng.uniform(lo, hi)), 2)

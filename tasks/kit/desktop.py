@@ -1,5 +1,8 @@
 """The computer suite's desktop for task families: the episode's home, reading it back, the oracles' moves.
 
+- Names: `WORDS`, `CITIES`, `TOPICS`, `GOODS`, `NAMES` are split pools (`kit.data.Pool`) and `year`
+  a split's own range of years, so that `home(rng)`, `doc_name` and the tasks' drawn names differ
+  between training and test seeds by construction.
 - Home templates: path -> text, bytes, or an image `("png", width, height, (r, g, b), seed)`
   drawn as a real PNG (`png`); `place` writes one, `home` draws the standard home, `notes` and
   `distractors` the documents a task is not about.
@@ -32,22 +35,33 @@ from hybridgym.sandbox.desktop import home_snapshot
 
 from ..base import Outcome, Task
 from . import actions as act
-from .data import WORDS, money, pick
+from .data import Pool, money, pick, split_int, split_of
 
 # -- data ----------------------------------------------------------------------------------------
+# The name lists are split pools (`kit.data.Pool`): `pick` draws a training seed's names from one half and a
+# test seed's from the other, so every file, folder, topic, city, item or person an instruction names tells the
+# splits apart by construction.
+#: the words of file and folder names (split pool)
+WORDS = Pool(["amber", "basil", "cedar", "delta", "ember", "fjord", "garnet", "harbor", "indigo", "juniper",
+              "kelp", "lumen", "meadow", "nectar", "onyx", "pepper", "quartz", "raven", "sierra", "tundra",
+              "acorn", "birch", "cobalt", "dune", "elm", "flint", "grove", "hazel", "iris", "jasper",
+              "kestrel", "lagoon", "maple", "nimbus", "orchid", "pebble", "quill", "reef", "sable", "thistle"])
 SENTENCES = ["Meeting moved to Thursday at 10:30.", "Remember to water the ficus.",
              "Invoice 2231 was paid in full.", "The build server restarts at midnight.",
              "会议改到星期四上午十点半。", "Café au lait costs €3.20 today.",
              "Quarterly numbers are due on the 5th.", "Pack the blue charger and the adapter."]
-CITIES = ["Lisbon", "Osaka", "Denver", "Tallinn", "Nairobi", "Quito", "Perth", "Bergen", "Porto", "Leeds"]
-TOPICS = ["budget", "roadmap", "hiring", "launch", "offsite", "migration", "audit", "newsletter"]
+CITIES = Pool(["Lisbon", "Osaka", "Denver", "Tallinn", "Nairobi", "Quito", "Perth", "Bergen", "Porto", "Leeds",
+               "Cusco", "Hobart", "Tromso", "Malaga", "Dakar", "Sapporo", "Bilbao", "Gdansk", "Austin", "Zagreb"])
+TOPICS = Pool(["budget", "roadmap", "hiring", "launch", "offsite", "migration", "audit", "newsletter",
+               "pricing", "training", "security", "inventory", "payroll", "branding", "support", "research"])
 #: the goods of the office tasks' tables (sales, prices, receipts)
-GOODS = ["anchor", "beacon", "candle", "dynamo", "easel", "funnel", "gasket", "hinge", "ingot", "jigsaw",
+GOODS = Pool(["anchor", "beacon", "candle", "dynamo", "easel", "funnel", "gasket", "hinge", "ingot", "jigsaw",
          "kettle", "ladle", "magnet", "nozzle", "oar", "pulley", "quill", "ratchet", "sprocket", "trowel",
-         "valve", "whisk", "yarn", "zipper"]
+         "valve", "whisk", "yarn", "zipper"])
 REGIONS = ["North", "South", "East", "West"]
-NAMES = ["Ada", "Bruno", "Chen", "Dalia", "Emeka", "Freya", "Goran", "Hana", "Ivo", "Jun", "Kira", "Luis",
-         "Mona", "Nils", "Omar", "Priya"]
+NAMES = Pool(["Ada", "Bruno", "Chen", "Dalia", "Emeka", "Freya", "Goran", "Hana", "Ivo", "Jun", "Kira", "Luis",
+              "Mona", "Nils", "Omar", "Priya", "Quinn", "Rosa", "Sven", "Tariq", "Uma", "Vera", "Wes", "Xia",
+              "Yusuf", "Zara", "Anouk", "Bela", "Cyrus", "Dina", "Elio", "Fumi"])
 SALES_HEADER = ["Item", "Region", "Units", "Price"]
 
 
@@ -86,6 +100,11 @@ def place(sb, files: "dict[str, str | bytes | tuple]") -> None:
         target = sb.workspace.resolve(rel)
         target.parent.mkdir(parents=True, exist_ok=True)
         target.write_bytes(file_bytes(content))
+
+
+def year(rng: np.random.Generator) -> int:
+    """A year drawn from the split's own range: 2015-2025 for training seeds, 2026-2036 for test seeds."""
+    return int(rng.integers(2015, 2026)) + (11 if split_of(rng) == "test" else 0)
 
 
 def notes(rng: np.random.Generator, words: list[str]) -> dict[str, str]:
@@ -222,10 +241,18 @@ class SheetTask(Task):
     def expected(self, params: dict) -> tuple[dict, dict]:
         raise NotImplementedError
 
+    def reads(self, params: dict) -> dict[str, str]:
+        """Formula cells -> the data area each must read ({"C10": "C2:C9"}): "a formula" is one that
+        computes from the data, not a typed constant (`sheet_equals`'s `reads`)."""
+        return {}
+
     def check(self, state: dict, params: dict, outcome: Outcome, baseline: dict) -> CheckResult:
+        """The sheet holds exactly what `expected` says, the formulas asked for read their data
+        (`reads`), the workbook's other sheets are empty, and every other file is intact."""
         want, formulas = self.expected(params)
         where = params[self.book]
-        return all_of(sheet_equals(state["book"], want, formulas=formulas, tol=self.tol, where=where),
+        return all_of(sheet_equals(state["book"], want, formulas=formulas, tol=self.tol, where=where,
+                                   reads=self.reads(params), only_sheet=True),
                       files_intact(state, baseline, where))
 
     def entries(self, params: dict) -> list[tuple[str, str]]:
@@ -421,3 +448,91 @@ def save_workbook_as(sb, rel: str, xlsx: bool = False) -> Iterator[dict]:
     yield act.keys("ctrl", "a")
     yield act.typed(str(sb.workspace.root / rel) + "\n")
     yield from await_file(sb, rel, before)
+
+
+# -- helpers several computer families share: memos, the editor, the file manager, names by split --
+#: document-name words: split halves (a test document never has a training one's name)
+DOC_WORDS = Pool(WORDS)
+
+
+def split_doc_name(rng: np.random.Generator, stem: str) -> str:
+    """A document's name <stem>-<word>-<number>, word and number from the seed's split's halves."""
+    return f"{stem}-{pick(rng, DOC_WORDS)}-{split_int(rng, 10, 100)}"
+
+
+def doc_lines(rng: np.random.Generator, word: str, n: int) -> list[str]:
+    """Lines of a memo, each mentioning `word` with probability 1/2 (at least three do)."""
+    lines = []
+    for i in range(n):
+        s = pick(rng, SENTENCES[:4] + SENTENCES[6:])
+        lines.append(f"The {word} {s[0].lower()}{s[1:]}" if i % 2 == 0 else s)
+    return lines
+
+
+def _tick(sb, x: int, y: int) -> Iterator[dict]:
+    """Click a GTK check box until the screen shows it ticked (blue); a click that lands while
+    the dialog is still busy is lost, so look again, as a person would."""
+    def ticked() -> bool:
+        box = sb.capture.grab()[y - 4:y + 5, x - 4:x + 5].astype(int)
+        blue = (box[..., 2] > 180) & (box[..., 2] - box[..., 0] > 40)
+        return blue.mean() > 0.3
+    for _ in range(3):
+        yield from act.point_and_click(x, y)
+        for _ in range(8):
+            if ticked():
+                return
+            yield act.wait(0.15)
+    raise RuntimeError(f"the check box at ({x}, {y}) did not get ticked")
+
+
+def replace_all(sb, old: str, new: str) -> Iterator[dict]:
+    """Mousepad: replace every `old` with `new` in the current document (Find and Replace, "Replace all
+    in: Document"), then close the dialog; the document is left unsaved."""
+    yield act.keys("ctrl", "r")
+    dialog = sb.wait_ready("mousepad", "Find and Replace", timeout=5)
+    x, y, w, h = sb.window_geometry(dialog)
+    yield act.typed(old)
+    yield act.keys("tab")
+    yield act.typed(new)
+    yield from _tick(sb, x + 19, y + h - 59)   # "Replace all in: Document"
+    yield from act.point_and_click(x + w - 160, y + h - 19)   # "Replace All"
+    yield from act.until(lambda: any(w["title"].startswith("*") for w in sb.windows()))  # the document changed
+    yield act.keys("esc")                      # close the dialog; the keys go to the document once it is gone
+    yield from act.until(no_window(sb, "Find and Replace"), tries=10, seconds=0.1)
+
+
+def editor_open(sb, rel: str) -> Iterator[dict]:
+    """Mousepad: open the file `rel` (ctrl+O, its full path typed into the dialog's location field) and
+    wait until its window title shows the file's name."""
+    name = rel.rsplit("/", 1)[-1]
+    yield act.keys("ctrl", "o")
+    sb.wait_ready("mousepad", "Open", timeout=5)
+    yield act.wait(0.2)
+    yield act.typed(str(sb.workspace.root / rel))     # a "/" first opens the location field
+    yield act.wait(0.4)
+    yield act.keys("enter")
+    yield from act.until(lambda: any(name in w["title"] and "mousepad" in w["wm_class"] for w in sb.windows()
+                                     if not w["title"].startswith("Open")))
+    sb.capture.settle(quiet=0.1, max_wait=1.0)
+
+
+# -- the file manager ------------------------------------------------------------------------
+def fm_select(name: str) -> Iterator[dict]:
+    """Select an item in the file manager's folder view by typing its name (type-ahead), then close the search box."""
+    yield act.typed(name)
+    yield act.keys("esc")
+
+
+#: a point of the maximized file manager's folder view with no file under it (files fill the top rows)
+FM_EMPTY_SPOT = (1000, 650)
+
+
+def fm_go(sb, folder: str) -> Iterator[dict]:
+    """Open a folder in the file manager by typing its path into the location bar (ctrl+L), wait
+    until the window shows it (its title is the folder's name), and click an empty spot of the
+    folder view so that keys go to the view again, not to the location bar."""
+    yield act.keys("ctrl", "l")
+    yield act.typed(f"{sb.workspace.root / folder}\n")
+    name = folder.rstrip("/").rsplit("/", 1)[-1]
+    yield from act.until(lambda: any(w["title"] == name and "pcmanfm" in w["wm_class"] for w in sb.windows()))
+    yield act.click(*FM_EMPTY_SPOT)

@@ -14,9 +14,9 @@ import numpy as np
 from playwright.sync_api import Error as PlaywrightError
 
 from hybridgym.reward import CheckResult
-from hybridgym.reward.checkers import all_of, answer_matches
-from hybridgym.reward.phone import answer_in, answer_time
-from hybridgym.reward.phone_tools import answer_date, phone_changed
+from hybridgym.reward.answers import Answer, match_answer
+from hybridgym.reward.checkers import all_of
+from hybridgym.reward.phone_tools import phone_changed
 
 from ..base import Outcome, Task
 from . import actions as act
@@ -39,13 +39,9 @@ def boot_phone(sb, records: dict[str, list[dict]], fields: dict[str, tuple[str, 
     sb.browser.page.wait_for_selector("body[data-ready]", timeout=10000)
 
 
-#: how a question's answer is read against its truth (`PhoneTask.answer_form`)
-JUDGES: dict[str, Callable[[str | None, str], CheckResult]] = {
-    "text": lambda answer, truth: answer_in(answer, [truth]),
-    "time": answer_time,   # "7:05" is "07:05"
-    "number": lambda answer, truth: answer_matches(answer, truth, numeric=True),
-    "date": answer_date,   # any clear form of the date
-}
+#: the kinds a question's answer is read as (`PhoneTask.answer_form`): those of `reward.answers.Answer`
+#: ("7:05" is "07:05"; a number in words around it, "3 photos"; any clear form of a date), all by `match_answer`
+ANSWER_FORMS = ("text", "time", "number", "date")
 
 
 # ---- the task base ------------------------------------------------------------------------------------
@@ -68,8 +64,10 @@ class PhoneTask(Task):
     #: a question's answer, formatted with the parameters: what the oracle answers, and what
     #: `judge_answer` accepts unless overridden (None: the task is not a question)
     truth: ClassVar[str | None] = None
-    #: how `judge_answer` reads the answer against `truth`: a key of `JUDGES`
+    #: how the answer is read against `truth`: one of `ANSWER_FORMS` (an `Answer`'s kind)
     answer_form: ClassVar[str] = "text"
+    #: for a number that is an amount of money: its currency mark (another currency fails)
+    currency: ClassVar[str | None] = None
 
     @property
     def fields(self) -> dict[str, tuple[str, ...]]:
@@ -97,10 +95,23 @@ class PhoneTask(Task):
         `removed`, `added`, `text_sent`, `call_made`)."""
         return {}
 
+    def expected_answer(self, params: dict) -> Answer | None:
+        """For a question: `truth` formatted with the parameters, read as `answer_form` says (numbers the
+        instruction states are not counted); None for a task that is not a question."""
+        if self.truth is None:
+            return None
+        return Answer(self.truth.format(**params), kind=self.answer_form, aliases=self.aliases(params),
+                      currency=self.currency, context=self.instruction(params))
+
+    def aliases(self, params: dict) -> tuple[str, ...]:
+        """Other verbatim forms of a text answer, as the phone shows it (none by default)."""
+        return ()
+
     def judge_answer(self, answer: str | None, params: dict) -> CheckResult | None:
-        """For a question: whether `answer` is right (by default: it is `truth`, read as `answer_form` says);
-        None for a task that is not a question."""
-        return None if self.truth is None else JUDGES[self.answer_form](answer, self.truth.format(**params))
+        """For a question: whether `answer` is the expected one (`match_answer`); None for a task that is not
+        a question."""
+        expected = self.expected_answer(params)
+        return None if expected is None else match_answer(answer, expected)
 
     def check(self, state: dict, params: dict, outcome: Outcome, baseline: dict) -> CheckResult:
         changes = phone_changed(baseline, state, self.expected(params))
@@ -481,6 +492,6 @@ class AskRecord(RecordTask):
 
     def __init__(self, *args, truth: str, answer_form: str = "text", **kwargs):
         super().__init__(*args, **kwargs)
-        if answer_form not in JUDGES:
-            raise ValueError(f"{self.id}: answer_form {answer_form!r} is not one of {sorted(JUDGES)}")
+        if answer_form not in ANSWER_FORMS:
+            raise ValueError(f"{self.id}: answer_form {answer_form!r} is not one of {ANSWER_FORMS}")
         self.truth, self.answer_form = truth, answer_form

@@ -214,25 +214,45 @@ class WebAppTask(Task):
 class ShopTask(WebAppTask):
     """A task on the Shop (tasks/webapps/shop.py): the catalogue of `params["catalogue"]`, cart and wishlist as drawn."""
 
-    app, seed_param, app_params = shop.ShopApp, "catalogue", ("cart", "wishlist")
+    app, seed_param, app_params = shop.ShopApp, "catalogue", ("cart", "wishlist", "split", "stock")
     start_page = "/shop/index.html"
 
-    def data(self, seed: int) -> shop.ShopApp:
-        return shop.ShopApp().load(seed)
+    def data(self, seed: int, split: str = "train") -> shop.ShopApp:
+        return shop.ShopApp().load(seed, split=split)
+
+    def sample(self, rng: np.random.Generator) -> dict:
+        """The catalogue seed, the seed's split (the catalogue is built from that split's own names
+        and prices: `params["split"]`), then `sample_for`."""
+        split = getattr(rng, "split", "train")      # kit.data.split_of
+        while True:
+            seed = int(rng.integers(0, 2**31 - 1))
+            params = self.sample_for(rng, self.data(seed, split))
+            if params is not None:
+                return {self.seed_param: seed, "split": split, **params}
 
     def name(self, params: dict, pid: int) -> str:
         """The name of product `pid` of the task's catalogue."""
-        return shop.product_name(params["catalogue"], pid)
+        return shop.product_name(params["catalogue"], pid, params.get("split", "train"))
 
 
 class MailTask(WebAppTask):
     """A task on Webmail (tasks/webapps/mail.py): the mailbox of `params["mailbox"]`, with the task's `extra` messages."""
 
-    app, seed_param, app_params = mail.MailApp, "mailbox", ("extra",)
+    app, seed_param, app_params = mail.MailApp, "mailbox", ("extra", "split")
     start_page = "/mail/index.html"
 
-    def data(self, seed: int) -> dict:
-        return mail.generate_mailbox(seed)
+    def data(self, seed: int, split: str = "train") -> dict:
+        return mail.generate_mailbox(seed, split)
+
+    def sample(self, rng: np.random.Generator) -> dict:
+        """The mailbox seed, the seed's split (the mailbox's people, projects and rooms come from
+        that split's own half: `params["split"]`), then `sample_for`."""
+        split = getattr(rng, "split", "train")      # kit.data.split_of
+        while True:
+            seed = int(rng.integers(0, 2**31 - 1))
+            params = self.sample_for(rng, self.data(seed, split))
+            if params is not None:
+                return {self.seed_param: seed, "split": split, **params}
 
 
 class CalendarTask(WebAppTask):
@@ -243,6 +263,16 @@ class CalendarTask(WebAppTask):
 
     def data(self, seed: int) -> dict:
         return cal.generate(seed)
+
+    def sample(self, rng: np.random.Generator) -> dict:
+        """As `WebAppTask.sample`, with a data seed of the rng's split (`cal.data_seed`: test seeds give
+        the 2027 calendars and the test titles, never a training calendar)."""
+        from .data import split_of
+        while True:
+            seed = cal.data_seed(int(rng.integers(0, 2**30 - 1)), split_of(rng))
+            params = self.sample_for(rng, self.data(seed))
+            if params is not None:
+                return {self.seed_param: seed, **params}
 
     def start(self, params: dict) -> str:
         return "/calendar/index.html" + (params.get("start_hash") or f"#month/{params['today'][:7]}")
@@ -256,3 +286,13 @@ class AdminTask(WebAppTask):
 
     def data(self, seed: int) -> dict:
         return adm.generate(seed)
+
+    def sample(self, rng: np.random.Generator) -> dict:
+        """As `WebAppTask.sample`, with a data seed of the rng's split (`adm.data_seed`: test seeds give
+        the test organisations, people and year, never a training organisation)."""
+        from .data import split_of
+        while True:
+            seed = adm.data_seed(int(rng.integers(0, 2**30 - 1)), split_of(rng))
+            params = self.sample_for(rng, self.data(seed))
+            if params is not None:
+                return {self.seed_param: seed, **params}

@@ -1,12 +1,14 @@
 """Backend of the Admin console web app (assets/web/admin/): seeded users, groups, permissions, settings and an audit log.
 
-`generate(seed)` makes one episode's organisation (≥ 60 users over eight
-departments, six groups with a permission matrix, three settings sections, an
+`generate(seed)` makes one episode's organisation (70-160 users over eight
+departments of uneven sizes, six groups with a permission matrix, three settings sections, an
 audit history); `AdminBackend` answers `/admin/api/` (a task installs it with
 `sb.server.install(AdminBackend.prefix, AdminBackend)` and loads the organisation
 of a seed with `.load(seed)`). Every change made through the API is validated (422
 {"errors": {field: message}}) and appended to the audit log as done by the
-signed-in admin (`ACTOR`).
+signed-in admin (`ACTOR`). A data seed's parity is its split (`split_of_seed`): even seeds are
+training organisations (the training halves of `ORGS` and `FIRST`, a "now" in 2026), odd seeds
+test ones (the other halves, 2027), so no test organisation, person or email is a training one.
 
 API (JSON):
     GET  bootstrap            org, now, departments, roles, groups, permission catalogue, actor
@@ -29,6 +31,7 @@ import re
 import numpy as np
 
 from hybridgym.sandbox.webserver import ApiError, JsonBackend, Response, endpoint
+from hybridgym.tasks.kit.data import Pool
 
 ACTOR = "Morgan Blake"
 DEPARTMENTS = ["Engineering", "Sales", "Marketing", "Finance", "Support", "Operations", "Legal", "People"]
@@ -53,12 +56,18 @@ DATE_FORMATS = ["YYYY-MM-DD", "DD/MM/YYYY", "MM/DD/YYYY"]
 MONTHS = ["January", "February", "March", "April", "May", "June", "July", "August", "September", "October",
           "November", "December"]
 DIGESTS = ["off", "daily", "weekly"]
-ORGS = [("Northwind Traders", "northwind.example"), ("Globex Logistics", "globex.example"),
-        ("Initech Systems", "initech.example"), ("Umbrella Health", "umbrella.example"),
-        ("Stark Analytics", "stark.example"), ("Wayne Foundation", "waynefdn.example")]
-FIRST = ["Ada", "Bruno", "Carmen", "Dmitri", "Elena", "Felix", "Gita", "Hannah", "Ivan", "Julia", "Kai", "Laura",
+ORGS = Pool([("Northwind Traders", "northwind.example"), ("Globex Logistics", "globex.example"),
+             ("Initech Systems", "initech.example"), ("Umbrella Health", "umbrella.example"),
+             ("Stark Analytics", "stark.example"), ("Wayne Foundation", "waynefdn.example"),
+             ("Hooli Media", "hooli.example"), ("Vandelay Imports", "vandelay.example"),
+             ("Cyberdyne Robotics", "cyberdyne.example"), ("Tyrell Biotech", "tyrell.example"),
+             ("Soylent Foods", "soylent.example"), ("Wonka Confections", "wonka.example"),
+             ("Oscorp Energy", "oscorp.example"), ("Aperture Research", "aperture.example"),
+             ("Massive Dynamic", "massivedyn.example"), ("Pied Piper Data", "piedpiper.example")])
+FIRST = Pool(["Ada", "Bruno", "Carmen", "Dmitri", "Elena", "Felix", "Gita", "Hannah", "Ivan", "Julia", "Kai", "Laura",
          "Mateo", "Nina", "Oscar", "Paula", "Quentin", "Rosa", "Sami", "Tara", "Umar", "Vera", "Wei", "Xenia",
-         "Yusuf", "Zoe", "Aaron", "Bianca", "Caleb", "Daria"]
+         "Yusuf", "Zoe", "Aaron", "Bianca", "Caleb", "Daria", "Emil", "Freya", "Goran", "Helga", "Idris", "Jana",
+              "Kenji", "Lucia", "Milan", "Noor"])
 LAST = ["Schmidt", "Okoye", "Lindqvist", "Moreau", "Kowalski", "Haddad", "Brennan", "Yamamoto", "Costa",
         "Petrov", "Singh", "Novak", "Garcia", "Fischer", "Olsen", "Rahman", "Dubois", "Keller", "Mendes", "Walsh"]
 SECTIONS = ("general", "security", "notifications")
@@ -66,16 +75,30 @@ _EMAIL = re.compile(r"^[A-Za-z0-9._%+-]+@([A-Za-z0-9-]+\.)+[A-Za-z]{2,}$")
 _DOMAIN = re.compile(r"^([a-z0-9-]+\.)+[a-z]{2,}$")
 
 
+def split_of_seed(seed: int) -> str:
+    """The split a data seed belongs to: even seeds "train", odd seeds "test"."""
+    return "test" if seed % 2 else "train"
+
+
+def data_seed(k: int, split: str) -> int:
+    """The k-th data seed of a split (its parity is the split)."""
+    return 2 * k + (split == "test")
+
+
 def generate(seed: int) -> dict:
-    """One episode's organisation: users, groups, permissions, settings, audit history, and "now"."""
+    """One episode's organisation: users, groups, permissions, settings, audit history, and "now"
+    (from the split of the seed's parity: its organisations, first names and year)."""
     rng = np.random.default_rng(seed)
-    org, domain = ORGS[int(rng.integers(len(ORGS)))]
-    now = dt.date(2026, 2, 1) + dt.timedelta(days=int(rng.integers(0, 300)))
-    names = [f"{f} {l}" for f in FIRST for l in LAST]
-    picked = [names[i] for i in rng.choice(len(names), size=int(rng.integers(64, 76)), replace=False)]
+    split = split_of_seed(seed)
+    orgs = ORGS.half(split)
+    org, domain = orgs[int(rng.integers(len(orgs)))]
+    now = dt.date(2026 if split == "train" else 2027, 2, 1) + dt.timedelta(days=int(rng.integers(0, 300)))
+    names = [f"{f} {l}" for f in FIRST.half(split) for l in LAST]
+    picked = [names[i] for i in rng.choice(len(names), size=int(rng.integers(70, 161)), replace=False)]
+    sizes = rng.dirichlet(np.full(len(DEPARTMENTS), 0.8))   # departments of uneven sizes
     users = []
     for i, name in enumerate(picked, start=1):
-        dept = DEPARTMENTS[int(rng.integers(len(DEPARTMENTS)))]
+        dept = DEPARTMENTS[int(rng.choice(len(DEPARTMENTS), p=sizes))]
         never = rng.random() < 0.1
         last = None if never else (now - dt.timedelta(days=int(rng.choice([rng.integers(0, 20), rng.integers(20, 240)])))).isoformat()
         groups = sorted(str(g) for g in rng.choice([g[0] for g in GROUPS], size=int(rng.integers(0, 3)), replace=False))
@@ -103,8 +126,9 @@ def generate(seed: int) -> dict:
                           "notify_billing": bool(rng.random() < 0.5), "notify_weekly_report": False,
                           "slack_webhook": ""},
     }
-    actors = [u["name"] for u in users if u["role"] == "Admin"] or [users[0]["name"]]
-    actors = actors[:3] + [ACTOR]
+    # past changes were made by the organisation's admins and managers (and the signed-in admin)
+    actors = [u["name"] for u in users if u["role"] in ("Admin", "Manager")] or [users[0]["name"]]
+    actors = actors + [ACTOR]
     audit = []
     t = dt.datetime.combine(now, dt.time(9, 0)) - dt.timedelta(days=60)
     for i in range(1, 111):

@@ -1,7 +1,9 @@
 """Backend of the Calendar web app (assets/web/calendar/): seeded events and room bookings, a JSON API, state for checkers.
 
 `generate(seed)` makes one episode's data (a "today", my events, other people's
-room bookings, rooms, people); `CalendarBackend` answers `/calendar/api/` (a task
+room bookings, rooms, people); the seed's parity is its split (`split_of_seed`: even seeds
+are training calendars in 2026 with the training half of the titles, odd seeds test calendars
+in 2027 with the other half), so a test instance never shows a training calendar; `CalendarBackend` answers `/calendar/api/` (a task
 installs it with `sb.server.install(CalendarBackend.prefix, CalendarBackend)` and
 loads the data of a seed with `.load(seed)`). The backend validates like a real calendar:
 a title is required, the end must be after the start, a room cannot be booked
@@ -32,6 +34,7 @@ import random
 import numpy as np
 
 from hybridgym.sandbox.webserver import ApiError, JsonBackend, Response, endpoint
+from hybridgym.tasks.kit.data import Pool
 
 ME = "me"
 PEOPLE = ["Amara Okafor", "Ben Carter", "Chloé Martin", "Diego Alvarez", "Eva Novak", "Farid Haddad",
@@ -45,11 +48,13 @@ ROOMS = [  # id, name, capacity, floor, equipment
     ("everest", "Everest", 20, 4, "Projector, microphones"),
     ("fjord", "Fjord", 3, 4, "Phone booth"),
 ]
-TITLES = ["Team standup", "1:1 with manager", "Design review", "Sprint planning", "Budget sync",
+TITLES = Pool(["Team standup", "1:1 with manager", "Design review", "Sprint planning", "Budget sync",
           "Customer call", "Lunch with Sam", "Dentist", "Hiring panel", "Product demo",
           "Quarterly review", "Architecture deep-dive", "Vendor meeting", "Yoga class", "Onboarding session",
-          "Roadmap workshop", "Security training", "Board prep", "Coffee chat", "Release retro"]
-PLACES = ["Zoom", "Google Meet", "Café Linden", "Client office, 5th Ave", "Home office", "Gym", "Main lobby"]
+          "Roadmap workshop", "Security training", "Board prep", "Coffee chat", "Release retro"])
+PLACES = ["Zoom", "Google Meet", "Café Linden", "Client office, 5th Ave", "Home office", "Gym", "Main lobby",
+          "Webex", "Library, 2nd floor", "Studio B", "Riverside park", "Cafeteria", "Co-working hub",
+          "Hotel Meridian", "Phone", "Site office"]
 DAY_START, DAY_END = "07:00", "21:00"   # the time pickers offer 07:00..21:00 in 15-minute steps
 
 
@@ -68,15 +73,29 @@ def overlaps(a: dict, b: dict) -> bool:
             and minutes(b["start"]) < minutes(a["end"]))
 
 
+def split_of_seed(seed: int) -> str:
+    """The split a data seed belongs to: even seeds "train", odd seeds "test"."""
+    return "test" if seed % 2 else "train"
+
+
+def data_seed(k: int, split: str) -> int:
+    """The k-th data seed of a split (its parity is the split)."""
+    return 2 * k + (split == "test")
+
+
 def generate(seed: int) -> dict:
-    """One episode's calendar: today, my events (no two overlap), others' room bookings, rooms, people."""
+    """One episode's calendar: today, my events (no two overlap), others' room bookings, rooms, people.
+    Training seeds (even) give a today in 2026 and the training half of `TITLES`; test seeds (odd) 2027
+    and the other half."""
     return copy.deepcopy(_generate(seed))
 
 
 @functools.lru_cache(maxsize=8)   # a task's sample and setup draw the same seed
 def _generate(seed: int) -> dict:
     rng = random.Random(seed)   # fast and stable for a given seed
-    today = dt.date(2026, 1, 5) + dt.timedelta(days=rng.randrange(330))
+    split = split_of_seed(seed)
+    titles = TITLES.half(split)
+    today = dt.date(2026 if split == "train" else 2027, 1, 5) + dt.timedelta(days=rng.randrange(330))
     events: list[dict] = []
     by_key: dict[tuple, list[dict]] = {}   # (date, owner "me" or a room id) -> bookings
     next_id = 1
@@ -98,7 +117,7 @@ def _generate(seed: int) -> dict:
             start = rng.randrange(16, 36) * 30        # 08:00 .. 17:30
             dur = rng.choice([30, 30, 60, 60, 60, 90, 120])
             room = rng.choice(ROOMS)[0] if rng.random() < 0.45 else None
-            ev = {"id": next_id, "title": rng.choice(TITLES), "date": day.isoformat(),
+            ev = {"id": next_id, "title": rng.choice(titles), "date": day.isoformat(),
                   "start": hhmm(start), "end": hhmm(min(start + dur, 19 * 60)), "room": room,
                   "location": next(r[1] for r in ROOMS if r[0] == room) if room else rng.choice(PLACES),
                   "attendees": sorted(rng.sample(PEOPLE, rng.randrange(5))),
@@ -288,11 +307,15 @@ class CalendarBackend(JsonBackend):
 # -- picking events and slots for task parameters ----------------------------------------------
 
 #: titles and places of the events tasks ask to create
-NEW_TITLES = ["Interview: backend engineer", "Offsite planning", "Tax advisor", "Partner kickoff",
-              "Data review", "Parent-teacher meeting", "Car service", "Pitch rehearsal", "Office hours",
-              "Team lunch", "Contract signing", "Mentoring session", "Launch go/no-go", "Wellness check"]
-NEW_PLACES = ["Room 4.12", "Café Linden", "Zoom", "Client HQ, Harbour St", "Rooftop terrace", "Lab 2",
-              "Town hall", "Teams call"]
+#: (split pools: `pick` draws from the half of the rng's split)
+NEW_TITLES = Pool(["Interview: backend engineer", "Offsite planning", "Tax advisor", "Partner kickoff",
+                   "Data review", "Parent-teacher meeting", "Car service", "Pitch rehearsal", "Office hours",
+                   "Team lunch", "Contract signing", "Mentoring session", "Launch go/no-go", "Wellness check",
+                   "Grant proposal review", "Piano lesson", "Investor update", "Hackathon kickoff",
+                   "Support rotation handover", "Book club", "Visa appointment", "Press briefing"])
+NEW_PLACES = Pool(["Room 4.12", "Café Linden", "Zoom", "Client HQ, Harbour St", "Rooftop terrace", "Lab 2",
+                   "Town hall", "Teams call", "Annex lounge", "Library, 3rd floor", "Garden pavilion",
+                   "Studio C"])
 
 
 def mine(data: dict) -> list[dict]:

@@ -1,10 +1,11 @@
 """Driveshare: the backend of a file-sharing web app (folders, files with owners and dates, previews, downloads, rename, move, share, trash).
 
-A drive is generated from a seed (`drive(seed)`, cached): folders, and files of
+A drive is generated from a seed and a split (`drive(seed, split)`, cached; the two splits
+draw file names, owners, invoice numbers and years from disjoint pools): folders, and files of
 several kinds (CSV sales exports, text notes, JSON configs, ZIP archives, PDFs)
 with their bytes. `Driveshare` is the app's backend under `/files/` (a task installs it
 with `sb.server.install(Driveshare.prefix, Driveshare)` and loads the drive of a seed with
-`.load(seed)`); it keeps the drive's metadata as records (collections `folders`, `files`,
+`.load(seed, split=...)`); it keeps the drive's metadata as records (collections `folders`, `files`,
 `shares`, which checkers read with `state()`). Its API, under `/files/api/`:
 
     GET  list?folder=<id>           (default 1, "My Drive") the folder's path, subfolders and files (trashed ones hidden)
@@ -33,18 +34,39 @@ import re
 import zipfile
 from dataclasses import dataclass
 
-from hybridgym.sandbox.webserver import ApiError, JsonBackend, RecordStore, Response, endpoint
+import numpy as np
 
-OWNERS = ["me", "Marta Keller", "Jonas Weber", "Priya Nair", "Tomás Rivera", "Ana Costa", "Lea Fischer"]
+from hybridgym.sandbox.webserver import ApiError, JsonBackend, RecordStore, Response, endpoint
+from hybridgym.tasks.kit.data import Pool
+
+#: name pools, each cut in two disjoint halves (`Pool`: train the even-indexed, test the odd-indexed),
+#: so that no file, owner or date of a test drive is named like one of a training drive
+_OWNERS = Pool(["Marta Keller", "Sven Olsen", "Jonas Weber", "Aiko Tanaka", "Priya Nair", "Bruno Lima",
+                "Tomás Rivera", "Chiara Conti", "Ana Costa", "Farid Haddad", "Lea Fischer", "Ingrid Berg"])
+OWNERS = ["me", *_OWNERS.half("train")]   # a training drive's owners ("me" is the drive's user)
+SPLITS = ("train", "test")
+#: the year a split's files were modified in
+YEARS = {"train": 2026, "test": 2027}
 FIELDS = {"folders": ("name", "parent"),
           "files": ("name", "folder", "size", "modified", "owner", "kind", "trashed"),
           "shares": ("file", "email", "role", "link")}
-_REGIONS = ["north", "south", "east", "west", "central"]
+_REGIONS = Pool(["north", "coastal", "south", "alpine", "east", "metro", "west", "rural", "central", "island"])
 _PRODUCTS = [("Desk lamp", 24.5), ("Office chair", 149.0), ("Monitor arm", 59.9), ("USB hub", 19.99),
              ("Notebook A5", 3.25), ("Standing desk", 389.0), ("Headset", 74.0), ("Webcam", 49.5)]
 _CUSTOMERS = ["Acme Ltd", "Bluefin GmbH", "Corvid SA", "Delta Works", "Elmstreet Co", "Fjord AS", "Granite BV"]
-_SERVICES = ["billing", "search", "checkout", "inventory", "mailer", "reports"]
-_TOPICS = ["budget review", "hiring plan", "office move", "release planning", "vendor selection", "security audit"]
+_SERVICES = Pool(["billing", "payments", "search", "ledger", "checkout", "gateway", "inventory", "catalog",
+                   "mailer", "notifier", "reports", "scheduler"])
+_TOPICS = Pool(["budget review", "team offsite", "hiring plan", "pricing update", "office move", "customer survey",
+                "release planning", "product launch", "vendor selection", "data retention", "security audit",
+                "onboarding plan"])
+_ZIPS = Pool(["team_backup", "nightly_dump", "q2_exports", "site_snapshot", "design_assets", "old_mailboxes",
+              "legacy_reports", "crm_export"])
+_STEMS = Pool(["old", "scan", "draft", "temp", "final", "backup", "copy", "notes", "export", "misc", "report",
+               "extract"])
+_SUMMARY = Pool(["summary.txt", "overview.txt"])
+_ROADMAP = Pool(["roadmap.txt", "plan_of_record.txt"])
+#: invoice numbers of a split
+_INVOICES = {"train": (1000, 5499), "test": (5500, 9999)}
 PAGE = 20  # files per page in the list
 
 
@@ -68,45 +90,49 @@ class Drive:
         return next(f for f in self.files if f.name == name)
 
 
-def _date(rng: random.Random) -> str:
-    return f"2026-{rng.randint(1, 10):02d}-{rng.randint(1, 28):02d} {rng.randint(7, 19):02d}:{rng.choice([0, 15, 30, 45]):02d}"
+def _date(rng: random.Random, year: int = 2026) -> str:
+    return f"{year}-{rng.randint(1, 10):02d}-{rng.randint(1, 28):02d} {rng.randint(7, 19):02d}:{rng.choice([0, 15, 30, 45]):02d}"
 
 
 def _sales_csv(rng: random.Random) -> tuple[bytes, dict]:
-    out = io.StringIO()
-    w = csv.writer(out, lineterminator="\n")
-    w.writerow(["date", "order_id", "customer", "product", "quantity", "unit_price", "amount"])
+    """A sales export of 60-140 rows; its columns are drawn at once by a generator seeded from `rng`
+    (drives are built for every drawn seed, so this must be fast)."""
+    g = np.random.default_rng(rng.getrandbits(63))
+    n = int(g.integers(60, 141))
+    prods, qs = g.integers(0, len(_PRODUCTS), n).tolist(), g.integers(1, 13, n).tolist()
+    months, days = g.integers(1, 10, n).tolist(), g.integers(1, 29, n).tolist()
+    jitter, custs = g.integers(0, 7, n).tolist(), g.integers(0, len(_CUSTOMERS), n).tolist()
+    lines = ["date,order_id,customer,product,quantity,unit_price,amount"]
     total, qty = 0.0, 0
-    n = rng.randint(60, 140)
     for i in range(n):
-        prod, price = rng.choice(_PRODUCTS)
-        q = rng.randint(1, 12)
+        prod, price = _PRODUCTS[prods[i]]
+        q = qs[i]
         amount = round(q * price, 2)
         total += amount
         qty += q
-        w.writerow([f"2026-{rng.randint(1, 9):02d}-{rng.randint(1, 28):02d}", 10000 + i * 7 + rng.randint(0, 6),
-                    rng.choice(_CUSTOMERS), prod, q, f"{price:.2f}", f"{amount:.2f}"])
-    return out.getvalue().encode(), {"rows": n, "total": round(total, 2), "quantity": qty}
+        lines.append(f"2026-{months[i]:02d}-{days[i]:02d},{10000 + i * 7 + jitter[i]},{_CUSTOMERS[custs[i]]},"
+                     f"{prod},{q},{price:.2f},{amount:.2f}")
+    return ("\n".join(lines) + "\n").encode(), {"rows": n, "total": round(total, 2), "quantity": qty}
 
 
-def _config(rng: random.Random) -> dict:
-    return {"service": rng.choice(_SERVICES), "port": rng.randint(3000, 9999), "replicas": rng.randint(1, 9),
+def _config(rng: random.Random, services=tuple(_SERVICES)) -> dict:
+    return {"service": rng.choice(services), "port": rng.randint(3000, 9999), "replicas": rng.randint(1, 9),
             "timeout_s": rng.choice([5, 10, 30, 60]), "region": rng.choice(["eu-1", "eu-2", "us-1", "ap-1"]),
             "owner_team": rng.choice(["platform", "payments", "growth", "data"])}
 
 
-def _notes(rng: random.Random, topic: str) -> tuple[bytes, dict]:
+def _notes(rng: random.Random, topic: str, owners=tuple(OWNERS)) -> tuple[bytes, dict]:
     code = rng.randint(1000, 9999)
     room = f"{rng.choice('ABCD')}{rng.randint(1, 4)}.{rng.randint(10, 40)}"
-    text = (f"Meeting notes: {topic}\n\nAttendees: {', '.join(rng.sample(OWNERS[1:], 3))}\n\n"
+    text = (f"Meeting notes: {topic}\n\nAttendees: {', '.join(rng.sample(list(owners[1:]), 3))}\n\n"
             f"1. Opened with the status of the {topic}.\n2. Agreed to meet again in room {room}.\n"
             f"3. The storage room door code is {code}; do not share it outside the team.\n"
             f"4. Action items are tracked in the shared sheet.\n")
     return text.encode(), {"code": code, "room": room}
 
 
-def _zip(rng: random.Random) -> tuple[bytes, dict]:
-    cfg = _config(rng)
+def _zip(rng: random.Random, services=tuple(_SERVICES)) -> tuple[bytes, dict]:
+    cfg = _config(rng, services)
     sales, sf = _sales_csv(rng)
     buf = io.BytesIO()
     with zipfile.ZipFile(buf, "w", zipfile.ZIP_DEFLATED) as z:
@@ -125,9 +151,15 @@ def _pdf(title: str) -> bytes:
 
 
 @functools.lru_cache(maxsize=64)
-def drive(seed: int) -> Drive:
-    """The drive of one episode, generated from `seed`."""
+def drive(seed: int, split: str = "train") -> Drive:
+    """The drive of one episode, generated from `seed`, its names (files, owners) drawn from
+    `split`'s half of the name pools and its dates in the split's year (`YEARS`)."""
+    if split not in SPLITS:
+        raise ValueError(f"split must be one of {SPLITS}, got {split!r}")
     rng = random.Random(seed)
+    owners = ["me", *_OWNERS.half(split)]
+    services, topics = _SERVICES.half(split), _TOPICS.half(split)
+    year = YEARS[split]
     folders = [("My Drive", 0), ("Reports", 0), ("Invoices", 0), ("Projects", 0), ("Team notes", 0),
                ("Archive", 0), ("Configs", 3), ("Backups", 3)]
     files: list[DriveFile] = []
@@ -137,37 +169,37 @@ def drive(seed: int) -> Drive:
         if (folder, name) in names:
             return
         names.add((folder, name))
-        files.append(DriveFile(name, folder, owner or rng.choice(OWNERS), _date(rng), kind, data, facts))
+        files.append(DriveFile(name, folder, owner or rng.choice(owners), _date(rng, year), kind, data, facts))
 
-    for region in rng.sample(_REGIONS, 4):
+    for region in rng.sample(_REGIONS.half(split), 4):
         for q in rng.sample([1, 2, 3], 2):
             data, facts = _sales_csv(rng)
             add(1, f"sales_{region}_q{q}.csv", "csv", data, facts)
-    add(1, "summary.txt", "txt", b"Quarterly summaries live in the CSV exports of this folder.\n", {})
+    add(1, _SUMMARY.half(split)[0], "txt", b"Quarterly summaries live in the CSV exports of this folder.\n", {})
     for i in range(rng.randint(5, 8)):
-        no = rng.randint(1000, 9999)
+        no = rng.randint(*_INVOICES[split])
         add(2, f"invoice_{no}.pdf", "pdf", _pdf(f"Invoice {no}"), {})
-    for topic in rng.sample(_TOPICS, 4):
-        data, facts = _notes(rng, topic)
+    for topic in rng.sample(topics, 4):
+        data, facts = _notes(rng, topic, owners)
         add(4, f"{topic.replace(' ', '_')}.txt", "txt", data, facts)
-    for svc in rng.sample(_SERVICES, 4):
-        cfg = _config(rng)
+    for svc in rng.sample(services, 4):
+        cfg = _config(rng, services)
         cfg["service"] = svc
         add(6, f"{svc}.json", "json", json.dumps(cfg, indent=2).encode(), {"config": cfg})
-    for name in rng.sample(["team_backup", "q2_exports", "design_assets", "legacy_reports"], 3):
-        data, facts = _zip(rng)
+    for name in rng.sample(_ZIPS.half(split), 3):
+        data, facts = _zip(rng, services)
         add(7, f"{name}.zip", "zip", data, facts)
-    add(3, "roadmap.txt", "txt", b"Roadmap: ship search in Q3, billing revamp in Q4.\n", {})
+    add(3, _ROADMAP.half(split)[0], "txt", b"Roadmap: ship search in Q3, billing revamp in Q4.\n", {})
     # the archive: many files, more than one page
     while sum(1 for f in files if f.folder == 5) < 46:
         kind = rng.choice(["csv", "txt", "pdf", "json"])
-        stem = f"{rng.choice(['old', 'draft', 'final', 'copy', 'scan', 'export'])}_{rng.randint(100, 999)}"
+        stem = f"{rng.choice(_STEMS.half(split))}_{rng.randint(100, 999)}"
         if kind == "csv":
             data, facts = _sales_csv(rng)
         elif kind == "txt":
-            data, facts = _notes(rng, rng.choice(_TOPICS))
+            data, facts = _notes(rng, rng.choice(topics), owners)
         elif kind == "json":
-            facts = {"config": _config(rng)}
+            facts = {"config": _config(rng, services)}
             data = json.dumps(facts["config"], indent=2).encode()
         else:
             data, facts = _pdf(stem), {}
@@ -216,9 +248,9 @@ class Driveshare(JsonBackend):
         self.records = RecordStore()
         self.content: dict[int, DriveFile] = {}
 
-    def populate(self, seed: int) -> None:
-        """The drive of `seed` (`drive(seed)`)."""
-        d = drive(seed)
+    def populate(self, seed: int, split: str = "train") -> None:
+        """The drive of `seed` and `split` (`drive(seed, split)`)."""
+        d = drive(seed, split)
         self.records.load(records(d), FIELDS)
         self.content = {file_id(d, f): f for f in d.files}
 

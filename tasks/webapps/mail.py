@@ -35,16 +35,51 @@ FOLDER_LABELS = {"inbox": "Inbox", "sent": "Sent", "archive": "Archive", "trash"
 CUSTOM_FOLDERS = ["Projects", "Receipts", "Travel"]
 PER_PAGE = 20
 NOW = datetime(2026, 3, 14, 9, 30)
+#: The word lists below come in two halves: a mailbox of the "train" split draws its people,
+#: projects, rooms, flight codes and newsletters from the even-indexed items, a "test" mailbox
+#: from the odd-indexed ones (`half`), so no test mailbox shares a name with a training one.
+SPLITS = ("train", "test")
 PEOPLE = ["Priya Nair", "Jonas Weber", "Maria Rossi", "Kenji Sato", "Fatima Zahra", "Liam O'Brien", "Chloe Dubois",
           "Mateo Garcia", "Aisha Bello", "Oskar Lind", "Hannah Cole", "Ravi Menon", "Elena Petrova", "Tom Becker",
-          "Grace Okafor", "Lucas Moreau", "Nina Kowalski", "David Chen"]
+          "Grace Okafor", "Lucas Moreau", "Nina Kowalski", "David Chen", "Sofia Alves", "Marek Novak",
+          "Yuki Tanaka", "Omar Haddad", "Ingrid Berg", "Pablo Ruiz", "Amara Singh", "Felix Wagner", "Leila Rahimi",
+          "Connor Walsh", "Mei Lin", "Tariq Aziz", "Olga Ivanova", "Samuel Adeyemi", "Clara Jensen",
+          "Diego Torres", "Anya Kapoor", "Henrik Dahl"]
 DOMAINS = ["northwind.test", "bluepeak.test", "example.org", "lumen-labs.test", "harbor.test"]
-PROJECTS = ["Atlas", "Beacon", "Cobalt", "Delta", "Ember", "Falcon", "Granite", "Helix"]
-ROOMS = ["B2.14", "C1.03", "A4.20", "Orion", "Lisbon", "Maple", "D3.07", "Summit"]
+PROJECTS = ["Atlas", "Beacon", "Cobalt", "Delta", "Ember", "Falcon", "Granite", "Helix", "Iris", "Jasper",
+            "Kestrel", "Lotus", "Mistral", "Nimbus", "Opal", "Pioneer"]
+ROOMS = ["B2.14", "C1.03", "A4.20", "Orion", "Lisbon", "Maple", "D3.07", "Summit", "E1.11", "F2.09", "Vega",
+         "Oslo", "Cedar", "G4.02", "Harbour", "Kyoto"]
+FLIGHT_CODES = ["NW", "QA", "BP", "EZ", "LX", "TK"]
 DAYS = ["Monday", "Tuesday", "Wednesday", "Thursday", "Friday"]
-NEWSLETTERS = [("TechBrief Weekly", "digest@techbrief.test", "TechBrief Weekly #{n}: {topic}"),
-               ("Northwind Deals", "offers@northwind-deals.test", "This week's deals: {topic}"),
-               ("City Runners Club", "news@cityrunners.test", "Club news: {topic}")]
+#: newsletter names (+ address) and subject templates; a mailbox has 3 senders of its split's half
+NEWSLETTER_NAMES = [("TechBrief Weekly", "digest@techbrief.test"), ("Garden Notes", "hello@gardennotes.test"),
+                    ("Northwind Deals", "offers@northwind-deals.test"), ("Metro Commuter", "news@metrocommuter.test"),
+                    ("City Runners Club", "news@cityrunners.test"), ("Bookshelf Picks", "picks@bookshelf.test"),
+                    ("Daily Dev Digest", "digest@dailydev.test"), ("Harbor Arts Guide", "arts@harborguide.test"),
+                    ("Cloud Ops Bulletin", "bulletin@cloudops.test"), ("Trailhead Outfitters", "deals@trailhead.test"),
+                    ("Startup Radar", "radar@startupradar.test"), ("Kitchen Table", "recipes@kitchentable.test"),
+                    ("Design Weekly", "weekly@designweekly.test"), ("Market Morning", "am@marketmorning.test"),
+                    ("Open Source Roundup", "roundup@osroundup.test"), ("Cycle Club News", "news@cycleclub.test"),
+                    ("Photo Journal", "editor@photojournal.test"), ("Science Sunday", "sunday@sciencesunday.test"),
+                    ("Local Food Box", "box@localfood.test"), ("Language Lab", "lab@languagelab.test"),
+                    ("Weekend Hikes", "trails@weekendhikes.test"), ("Podcast Picks", "listen@podcastpicks.test"),
+                    ("Green Home Tips", "tips@greenhome.test"), ("Chess Corner", "moves@chesscorner.test")]
+_NEWSLETTER_SUBJECTS = ["{name} #{n}: {topic}", "This week from {name}: {topic}", "{name} news: {topic}"]
+
+
+def half(items, split: str) -> list:
+    """The half of a word list a split draws from: "train" the even-indexed items, "test" the odd-indexed ones."""
+    if split not in SPLITS:
+        raise ValueError(f"split must be one of {SPLITS}, got {split!r}")
+    return list(items[0::2] if split == "train" else items[1::2])
+
+
+def newsletters_for(rng: np.random.Generator, split: str) -> list[tuple[str, str, str]]:
+    """The mailbox's 3 newsletter senders: (name, address, subject template)."""
+    names = half(NEWSLETTER_NAMES, split)
+    return [(names[int(i)][0], names[int(i)][1], _NEWSLETTER_SUBJECTS[k].replace("{name}", names[int(i)][0]))
+            for k, i in enumerate(rng.choice(len(names), size=3, replace=False))]
 TOPICS = ["AI chips", "spring sale", "trail season", "open source", "remote work", "battery tech", "new routes"]
 REGIONS = ["North", "South", "East", "West", "Central"]
 CHATTER = [
@@ -66,8 +101,8 @@ def addr_of(name: str, domain: str) -> str:
     return f"{first}.{last.replace(' ', '')}@{domain}"
 
 
-def contacts_for(rng: np.random.Generator) -> list[dict]:
-    return [{"name": n, "addr": addr_of(n, str(rng.choice(DOMAINS)))} for n in PEOPLE]
+def contacts_for(rng: np.random.Generator, split: str = "train") -> list[dict]:
+    return [{"name": n, "addr": addr_of(n, str(rng.choice(DOMAINS)))} for n in half(PEOPLE, split)]
 
 
 def _msg(i: int, folder: str, sender: dict, to: list[dict], subject: str, body: str, when: datetime,
@@ -78,14 +113,17 @@ def _msg(i: int, folder: str, sender: dict, to: list[dict], subject: str, body: 
             "in_reply_to": None, "forward_of": None}
 
 
-def generate_mailbox(seed: int) -> dict:
-    """A mailbox: contacts, custom folders and ~75 messages with facts, newest first by date."""
+def generate_mailbox(seed: int, split: str = "train") -> dict:
+    """A mailbox: contacts, custom folders and ~75 messages with facts, newest first by date; its
+    people, projects, rooms, flight codes and newsletters from the `split`'s half of the word lists."""
     rng = np.random.default_rng(seed)
-    contacts = contacts_for(rng)
+    contacts = contacts_for(rng, split)
     pick = lambda: contacts[int(rng.integers(0, len(contacts)))]  # noqa: E731
     msgs: list[dict] = []
     when = NOW
-    projects = [str(p) for p in rng.permutation(PROJECTS)]
+    projects = [str(p) for p in rng.permutation(half(PROJECTS, split))]
+    rooms, codes = half(ROOMS, split), half(FLIGHT_CODES, split)
+    newsletters = newsletters_for(rng, split)
 
     def add(folder, sender, subject, body, read=None, **kw):
         nonlocal when
@@ -103,7 +141,7 @@ def generate_mailbox(seed: int) -> dict:
         s = pick()
         first = s["name"].split()[0]
         if kind == 0:        # a meeting room
-            proj, room, day = projects[k % 8], str(rng.choice(ROOMS)), str(rng.choice(DAYS))
+            proj, room, day = projects[k % 8], str(rng.choice(rooms)), str(rng.choice(DAYS))
             t = f"{int(rng.integers(9, 17))}:{rng.choice(['00', '30'])}"
             add(inbox_or(), s, f"{proj} review on {day}",
                 f"Hi Sam,\n\nThe {proj} review on {day} is booked in room {room} at {t}. "
@@ -122,7 +160,7 @@ def generate_mailbox(seed: int) -> dict:
                 f"Hi Sam,\n\nFinance approved a budget of ${budget:,} for {proj} this quarter. "
                 f"Let me know if you need a breakdown.\n\nBest,\n{first}", facts={"budget": budget, "project": proj})
         elif kind == 3:      # a flight
-            code, seat = f"{rng.choice(['NW', 'BP', 'LX'])}{int(rng.integers(100, 999))}", f"{int(rng.integers(3, 40))}{rng.choice(list('ABCDEF'))}"
+            code, seat = f"{rng.choice(codes)}{int(rng.integers(100, 999))}", f"{int(rng.integers(3, 40))}{rng.choice(list('ABCDEF'))}"
             add("inbox" if rng.random() < 0.6 else "Travel", s, f"Flight booking {code}",
                 f"Hi Sam,\n\nYou are booked on flight {code} on {rng.choice(DAYS)}; your seat is {seat}.\n\n{first}",
                 facts={"flight": code, "seat": seat})
@@ -134,7 +172,7 @@ def generate_mailbox(seed: int) -> dict:
                 f"Hi Sam,\n\nAttached are the Q{q} revenue figures by region.\n\n{first}",
                 attachments=[{"name": f"q{q}-revenue.csv", "type": "text/csv", "content": csv}], facts={"revenue": rev})
         elif kind == 5:      # newsletters
-            name, addr, subj = NEWSLETTERS[int(rng.integers(0, 3))]
+            name, addr, subj = newsletters[int(rng.integers(0, 3))]
             add("inbox", {"name": name, "addr": addr}, subj.format(n=int(rng.integers(100, 300)), topic=rng.choice(TOPICS)),
                 f"Top stories this week about {rng.choice(TOPICS)}, {rng.choice(TOPICS)} and more.\n\nUnsubscribe at any time.")
         else:
@@ -146,10 +184,11 @@ def generate_mailbox(seed: int) -> dict:
         add("sent", ME, subj.format(day="Friday", project=projects[0], first="Sam"),
             body.format(day="Friday", project=projects[0], first="Sam"), read=True)
     for _ in range(3):       # trash
-        name, addr, subj = NEWSLETTERS[int(rng.integers(0, 3))]
+        name, addr, subj = newsletters[int(rng.integers(0, 3))]
         add("trash", {"name": name, "addr": addr}, subj.format(n=int(rng.integers(100, 300)), topic=rng.choice(TOPICS)),
             "Old newsletter.", read=True)
-    return {"contacts": contacts, "folders": list(CUSTOM_FOLDERS), "messages": msgs}
+    return {"contacts": contacts, "folders": list(CUSTOM_FOLDERS), "messages": msgs,
+            "newsletters": [n[:2] for n in newsletters]}
 
 
 _ADDR = re.compile(r"[A-Za-z0-9._%+'-]+@[A-Za-z0-9.-]+\.[A-Za-z]{2,}")
@@ -176,9 +215,9 @@ class MailApp(JsonBackend):
         self.folders: list[str] = []
         self.messages: list[dict] = []
 
-    def populate(self, seed: int, extra: list[dict] = ()) -> None:
-        """The mailbox of `seed`, and the task's `extra` messages (newest; fields as `_msg` makes them)."""
-        box = generate_mailbox(seed)
+    def populate(self, seed: int, extra: list[dict] = (), split: str = "train") -> None:
+        """The mailbox of `seed` (and `split`), and the task's `extra` messages (newest; fields as `_msg` makes them)."""
+        box = generate_mailbox(seed, split)
         self.contacts, self.folders, self.messages = box["contacts"], box["folders"], box["messages"]
         for m in extra:
             self.messages.append({**_msg(len(self.messages) + 1, "inbox", ME, [ME], "", "", NOW, False), **m,

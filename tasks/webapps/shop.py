@@ -22,6 +22,7 @@ API (JSON; errors are `{"error": ..., "fields": {field: message}}` with status 4
 from __future__ import annotations
 
 import copy
+import functools
 import re
 
 import numpy as np
@@ -55,8 +56,13 @@ CATEGORIES = {
                    ["Luma", "Brightway", "Steelcraft", "Nordlys"], (15, 190),
                    [], ["Black", "White", "Brass", "Green"]),
 }
+#: product-name adjectives; the training catalogues take the even-indexed ones, the test catalogues the
+#: odd-indexed ones (`_half`), so no product name of a test catalogue is one of a training catalogue
 ADJECTIVES = ["Classic", "Pro", "Air", "Ultra", "Eco", "Prime", "Nova", "Summit", "Vista", "Core", "Edge", "Flex",
               "Urban", "Pulse", "Zen", "Atlas", "Orbit", "Terra", "Swift", "Echo"]
+#: the cents of prices, per split: a test catalogue's prices are never a training one's
+PRICE_CENTS = {"train": (0.99, 0.49, 0.0, 0.79), "test": (0.95, 0.45, 0.25, 0.65)}
+SPLITS = ("train", "test")
 SHIPPING = {"standard": ("Standard (3-5 days)", 4.99), "express": ("Express (1-2 days)", 12.99),
             "nextday": ("Next day", 19.99), "pickup": ("Pick up in store", 0.0)}
 FREE_STANDARD_OVER = 75.0
@@ -66,27 +72,48 @@ COUPONS = {"SAVE10": ("10% off your order", "percent", 10.0, 0.0),
 TODAY = "2026-03-14"
 PER_PAGE = 12
 FIRST_ORDER_NUMBER = 10231
-_STREETS = ["Elm Street", "Harbour Road", "Mill Lane", "Station Avenue", "Queen's Walk", "Orchard Close"]
-_CITIES = ["Bristol", "Leeds", "Norwich", "York", "Bath", "Exeter"]
+_STREETS = ["Elm Street", "Harbour Road", "Mill Lane", "Station Avenue", "Queen's Walk", "Orchard Close",
+            "Ash Grove", "Park Terrace", "Bridge Street", "Castle Hill", "Willow Drive", "Market Place"]
+#: the cities past orders went to (training catalogues the even-indexed, test ones the odd-indexed)
+_CITIES = ["Bristol", "Leeds", "Norwich", "York", "Bath", "Exeter", "Durham", "Chester", "Lincoln", "Oxford",
+           "Cambridge", "Brighton", "Carlisle", "Truro", "Salisbury", "Hereford", "Worcester", "Lancaster",
+           "Inverness", "Aberdeen", "Dundee", "Perth", "Swansea", "Cardiff", "Newport", "Belfast", "Derry",
+           "Galway", "Plymouth", "Canterbury"]
+
+
+def _half(items, split: str) -> list:
+    """The half of a word list a split draws from: "train" the even-indexed items, "test" the odd-indexed ones."""
+    if split not in SPLITS:
+        raise ValueError(f"split must be one of {SPLITS}, got {split!r}")
+    return list(items[0::2] if split == "train" else items[1::2])
 
 
 def money(x: float) -> float:
     return round(float(x) + 1e-9, 2)
 
 
-def generate_catalogue(seed: int) -> list[dict]:
-    """≥ 120 products in 8 categories: name, brand, price, rating, reviews, stock, sizes, colours."""
+def generate_catalogue(seed: int, split: str = "train") -> list[dict]:
+    """≥ 120 products in 8 categories: name, brand, price, rating, reviews, stock, sizes, colours.
+
+    `split` ("train" or "test") picks the adjectives of the names and the cents of the prices
+    from that split's own half, so the two splits' catalogues share no product name or price."""
+    return copy.deepcopy(_catalogue(seed, split))
+
+
+@functools.lru_cache(maxsize=64)
+def _catalogue(seed: int, split: str) -> tuple:
+    adjectives, cents = _half(ADJECTIVES, split), list(PRICE_CENTS[split])
     rng = np.random.default_rng(seed)
     products, names = [], set()
     for cat, (nouns, brands, (lo, hi), sizes, colours) in CATEGORIES.items():
         for _ in range(18):
             while True:
                 brand = str(rng.choice(brands))
-                name = f"{brand} {rng.choice(ADJECTIVES)} {rng.choice(nouns)}"
+                name = f"{brand} {rng.choice(adjectives)} {rng.choice(nouns)}"
                 if name not in names:
                     names.add(name)
                     break
-            price = money(int(rng.integers(lo, hi)) + float(rng.choice([0.99, 0.49, 0.0, 0.95])))
+            price = money(int(rng.integers(lo, hi)) + float(rng.choice(cents)))
             k = int(rng.integers(2, len(colours) + 1))
             cols = [str(c) for c in sorted(rng.choice(colours, size=k, replace=False), key=colours.index)]
             szs = list(sizes)
@@ -102,15 +129,17 @@ def generate_catalogue(seed: int) -> list[dict]:
                                f"{cat.lower()} pick from {brand}, "
                                f"made for {rng.choice(['everyday use', 'the outdoors', 'the city', 'travel', 'work and play'])}.",
             })
-    return products
+    return tuple(products)
 
 
 def product_line(p: dict, size: str = "", colour: str = "", qty: int = 1) -> dict:
     return {"product_id": p["id"], "name": p["name"], "size": size, "colour": colour, "qty": qty, "price": p["price"]}
 
 
-def past_orders(products: list[dict], rng: np.random.Generator, n: int) -> list[dict]:
-    """`n` delivered orders from before today, newest first, numbered upwards from FIRST_ORDER_NUMBER."""
+def past_orders(products: list[dict], rng: np.random.Generator, n: int, split: str = "train") -> list[dict]:
+    """`n` delivered orders from before today, newest first, numbered upwards from FIRST_ORDER_NUMBER
+    (shipped to streets and cities of the split's own half)."""
+    streets, cities = _half(_STREETS, split), _half(_CITIES, split)
     orders = []
     for i in range(n):
         items = []
@@ -125,8 +154,8 @@ def past_orders(products: list[dict], rng: np.random.Generator, n: int) -> list[
             "id": i + 1, "number": FIRST_ORDER_NUMBER + i, "date": f"2026-{1 + i // 3:02d}-{3 + 8 * (i % 3):02d}",
             "status": "Delivered", "items": items, "subtotal": subtotal, "discount": 0.0, "coupon": "",
             "shipping_method": method, "shipping": shipping, "total": money(subtotal + shipping),
-            "address": {"name": "Sam Carter", "street": f"{int(rng.integers(1, 99))} {rng.choice(_STREETS)}",
-                        "city": str(rng.choice(_CITIES)), "postcode": f"{int(rng.integers(10000, 99999))}",
+            "address": {"name": "Sam Carter", "street": f"{int(rng.integers(1, 99))} {rng.choice(streets)}",
+                        "city": str(rng.choice(cities)), "postcode": f"{int(rng.integers(10000, 99999))}",
                         "phone": "0207 946 0" + f"{int(rng.integers(100, 999))}", "email": "sam.carter@example.com"},
             "card_last4": f"{int(rng.integers(1000, 9999))}",
         })
@@ -182,15 +211,19 @@ class ShopApp(JsonBackend):
         self.coupon = ""
         self.orders: list[dict] = []
 
-    def populate(self, seed: int, *, cart: list[dict] = (), wishlist: list[int] = (), n_orders: int = 5) -> None:
-        """The catalogue of `seed` and its `n_orders` past orders; the cart and wishlist as given."""
+    def populate(self, seed: int, *, cart: list[dict] = (), wishlist: list[int] = (), n_orders: int = 5,
+                 split: str = "train", stock: dict | None = None) -> None:
+        """The catalogue of `seed` (and `split`) and its `n_orders` past orders; the cart and wishlist as
+        given; `stock` ({product id: units}) overrides the catalogue's stock of those products."""
         self.seed = seed
-        self.products = generate_catalogue(seed)
+        self.products = generate_catalogue(seed, split)
+        for pid, units in (stock or {}).items():
+            self.products[int(pid) - 1]["stock"] = int(units)
         self.by_id = {p["id"]: p for p in self.products}
         for line in cart:
             self._add_line(line["product_id"], line.get("qty", 1), line.get("size", ""), line.get("colour", ""))
         self.wishlist = list(wishlist)
-        self.orders = past_orders(self.products, np.random.default_rng(seed + 1), n_orders)
+        self.orders = past_orders(self.products, np.random.default_rng(seed + 1), n_orders, split)
 
     # -- state for checkers --------------------------------------------------
     def state(self) -> dict:
@@ -395,6 +428,9 @@ class ShopApp(JsonBackend):
             "total": money(t["subtotal"] - t["discount"] + ship),
             "address": {k: str(form.get(k, "")).strip() for k in ("name", "street", "city", "postcode", "phone", "email")},
             "card_last4": re.sub(r"\D", "", str(form["card"]))[-4:],
+            # what the payment was made with, as the checkers compare it (the page shows the last 4 digits)
+            "payment": {"card": re.sub(r"[\s-]", "", str(form["card"])),
+                        "expiry": re.sub(r"\s", "", str(form["expiry"])), "cvc": str(form["cvc"]).strip()},
         }
         for ln in self.cart:
             self.by_id[ln["product_id"]]["stock"] -= ln["qty"]
@@ -405,15 +441,19 @@ class ShopApp(JsonBackend):
 
 # -- task parameters: a shopper and what they buy -------------------------------------------------
 
+#: shoppers, streets and cities of checkout tasks (a split draws from its own half, `_half`)
 SHOPPERS = ["Alex Morgan", "Priya Nair", "Jonas Weber", "Maria Rossi", "Kenji Sato", "Fatima Zahra", "Liam O'Brien",
-            "Chloe Dubois", "Mateo García", "Aisha Bello"]
+            "Chloe Dubois", "Mateo García", "Aisha Bello", "Oskar Lind", "Hannah Cole", "Ravi Menon", "Elena Petrova",
+            "Tom Becker", "Grace Okafor", "Lucas Moreau", "Nina Kowalski", "David Chen", "Sofia Alves"]
 SHOPPER_STREETS = ["14 Rosewood Avenue", "221 Canal Street", "7 Birch Lane", "58 Harbour View", "3 Old Mill Road",
-                   "90 Kingfisher Way", "12 Chapel Row", "41 Meadow Close"]
-SHOPPER_CITIES = ["Springfield", "Riverton", "Lakeside", "Fairview", "Ashford", "Millbrook", "Oakridge", "Kingsport"]
+                   "90 Kingfisher Way", "12 Chapel Row", "41 Meadow Close", "5 Linden Court", "63 Foundry Lane",
+                   "18 Beacon Street", "27 Heron Walk"]
+SHOPPER_CITIES = ["Springfield", "Riverton", "Lakeside", "Fairview", "Ashford", "Millbrook", "Oakridge", "Kingsport",
+                  "Brookfield", "Westmere", "Elmstead", "Harrowgate"]
 
 
-def product_name(seed: int, pid: int) -> str:
-    return generate_catalogue(seed)[pid - 1]["name"]
+def product_name(seed: int, pid: int, split: str = "train") -> str:
+    return _catalogue(seed, split)[pid - 1]["name"]
 
 
 def sample_category(rng: np.random.Generator, products: list[dict]) -> tuple[str, list[dict]]:
@@ -429,9 +469,12 @@ def sample_brand(rng: np.random.Generator, products: list[dict]) -> tuple[str, l
 
 
 def sample_address(rng: np.random.Generator) -> dict:
-    """A shipping address with phone and email, as the checkout form takes it."""
-    name = str(rng.choice(SHOPPERS))
-    return {"name": name, "street": str(rng.choice(SHOPPER_STREETS)), "city": str(rng.choice(SHOPPER_CITIES)),
+    """A shipping address with phone and email, as the checkout form takes it (names, streets and
+    cities from the half of `rng`'s split)."""
+    split = getattr(rng, "split", "train")
+    name = str(rng.choice(_half(SHOPPERS, split)))
+    return {"name": name, "street": str(rng.choice(_half(SHOPPER_STREETS, split))),
+            "city": str(rng.choice(_half(SHOPPER_CITIES, split))),
             "postcode": f"{int(rng.integers(10000, 99999))}",
             "phone": f"0{int(rng.integers(100, 999))} {int(rng.integers(100, 999))} {int(rng.integers(1000, 9999))}",
             "email": name.split()[0].lower().replace("'", "") + f"{int(rng.integers(10, 99))}@example.com"}

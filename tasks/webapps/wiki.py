@@ -1,14 +1,17 @@
 """Veloripedia: a generated encyclopedia of a fictional world (≥ 500 linked articles) with a BM25 search engine, served by the env's AppServer.
 
-The corpus is built from a fixed seed (`CORPUS_SEED`) once per process (`corpus()`,
-well under a second) and never changes, so questions about it have one true answer.
+Each split has its own corpus, built from a fixed seed once per process (`corpus("train")` from
+`CORPUS_SEED`, `corpus("test")` from `TEST_CORPUS_SEED`, each well under a second) that never
+changes, so questions about it have one true answer. The two draw their names (countries, towns,
+people, rivers, mountains, company names) from disjoint halves of the name pools, so no entity of
+the test world is named like one of the training world.
 Articles are countries, cities, people, companies, rivers, universities, mountains
 and events; each has an infobox (population, founded, mayor, founder, headquarters,
 length, ...) and prose that links it to other articles.
 
 `Veloripedia` is the site's backend under `/wiki/` (a task installs it with
-`sb.server.install(Veloripedia.prefix, Veloripedia)` and `.load(seed)`; the seed drives
-the random article); its style sheet and script are static files (`assets/web/wiki/`):
+`sb.server.install(Veloripedia.prefix, Veloripedia)` and `.load(seed, split=...)`; the split picks
+the corpus, the seed drives the random article); its style sheet and script are static files (`assets/web/wiki/`):
 
     /wiki/                      main page
     /wiki/a/<slug>              an article
@@ -19,7 +22,7 @@ the random article); its style sheet and script are static files (`assets/web/wi
     /wiki/api/search?q=..       the same search as JSON
     /wiki/api/suggest?q=..      title suggestions for the search box (prefix matches)
 
-`write_markdown(folder)` writes the corpus as Markdown files (`<slug>.md` plus
+`write_markdown(folder, split)` writes a split's corpus as Markdown files (`<slug>.md` plus
 `index.tsv`) for SDK tasks, whose terminal has no network.
 """
 
@@ -36,34 +39,54 @@ from pathlib import Path
 from urllib.parse import quote, urlencode
 
 from hybridgym.sandbox.webserver import JsonBackend, Request, Response, endpoint
+from hybridgym.tasks.kit.data import Pool
 
 CORPUS_SEED = 1723
+TEST_CORPUS_SEED = 90417
 SITE = "Veloripedia"
 PAGE_SIZE = 10
 CATEGORY_PAGE_SIZE = 60
 
 # -- names ---------------------------------------------------------------------
-_PRE = ["Ash", "Bel", "Cor", "Dun", "Ember", "Fal", "Glen", "Har", "Iver", "Kel", "Lor", "Mar", "Nor",
+_PRE = Pool(["Ash", "Bel", "Cor", "Dun", "Ember", "Fal", "Glen", "Har", "Iver", "Kel", "Lor", "Mar", "Nor",
         "Oak", "Pen", "Quar", "Ros", "Sil", "Tor", "Ul", "Val", "Wes", "Yar", "Zel", "Brin", "Cal", "Drav",
-        "Elm", "Fen", "Gal", "Hol", "Kar", "Lyn", "Mor", "Ost", "Riv", "Stan", "Thal", "Vin", "Wyr"]
+        "Elm", "Fen", "Gal", "Hol", "Kar", "Lyn", "Mor", "Ost", "Riv", "Stan", "Thal", "Vin", "Wyr"])
 _SUF = ["brook", "ford", "haven", "mere", "stead", "wick", "holm", "gate", "field", "moor", "port", "dale",
         "bury", "crest", "ton", "vale", "reach", "march", "wold", "stow"]
-_FIRST = ["Ada", "Bram", "Celia", "Dorian", "Elin", "Felix", "Greta", "Hugo", "Ilse", "Jonas", "Katya", "Lucan",
+_FIRST = Pool(["Ada", "Bram", "Celia", "Dorian", "Elin", "Felix", "Greta", "Hugo", "Ilse", "Jonas", "Katya", "Lucan",
           "Mira", "Niall", "Oona", "Pavel", "Quinn", "Rosa", "Soren", "Tamsin", "Ulric", "Vera", "Wendel",
           "Xenia", "Yusuf", "Zora", "Anselm", "Brigid", "Cassius", "Delphine", "Emeric", "Freya", "Gideon",
           "Hester", "Isidore", "Juno", "Konrad", "Liesel", "Matthias", "Nadia", "Osric", "Petra", "Rainer",
           "Sabine", "Tobias", "Ursula", "Viktor", "Wilma", "Alaric", "Beatrix", "Caspar", "Dagny", "Edmund",
-          "Fenna", "Gustav", "Hilde", "Ivo", "Jorun", "Kasimir", "Linnea"]
-_LAST = ["Ardent", "Blackwood", "Corran", "Dahl", "Eastmere", "Fairweather", "Grell", "Hollis", "Ingram",
+          "Fenna", "Gustav", "Hilde", "Ivo", "Jorun", "Kasimir", "Linnea"])
+_LAST = Pool(["Ardent", "Blackwood", "Corran", "Dahl", "Eastmere", "Fairweather", "Grell", "Hollis", "Ingram",
          "Jessop", "Kestrel", "Lindqvist", "Marchetti", "Norrell", "Okafor", "Pellham", "Quillon", "Ravensworth",
          "Sorel", "Thorne", "Underhill", "Vashti", "Whitcombe", "Ystad", "Zorin", "Abernathy", "Brandt",
          "Castellan", "Devereux", "Ellsworth", "Falk", "Gorman", "Hartigan", "Iveson", "Jurado", "Kowal",
          "Lachance", "Moreau", "Nystrom", "Orlov", "Prideaux", "Rasmussen", "Stroud", "Tennant", "Valdane",
-         "Wexley", "Aldous", "Brisco", "Carvell", "Dunmore", "Esterly", "Fontaine", "Galloway", "Hardcastle"]
-_COUNTRIES = [("Arvenia", "arvenian krone"), ("Belmora", "belmoran lira"), ("Caldonia", "caldonian mark"),
-              ("Drevia", "drevian thaler"), ("Estmark", "estmark crown"), ("Fennlund", "fenn florin"),
-              ("Galvaro", "galvaran peso"), ("Hesperine", "hesperine ducat")]
-_LANGS = ["Arvenic", "Belmoran", "Caldonic", "Drevian", "Estic", "Fennish", "Galvaran", "Hesperic"]
+         "Wexley", "Aldous", "Brisco", "Carvell", "Dunmore", "Esterly", "Fontaine", "Galloway", "Hardcastle"])
+#: (country, currency); train draws the even-indexed, test the odd-indexed (`Pool`)
+_COUNTRIES = Pool([
+    ("Arvenia", "arvenian krone"), ("Belmora", "belmoran lira"), ("Caldonia", "caldonian mark"),
+    ("Drevia", "drevian thaler"), ("Estmark", "estmark crown"), ("Fennlund", "fenn florin"),
+    ("Galvaro", "galvaran peso"), ("Hesperine", "hesperine ducat"), ("Istovia", "istovian dinar"),
+    ("Jarlsmark", "jarl shilling"), ("Korvania", "korvanian real"), ("Lusmere", "lusmeran franc"),
+    ("Montavia", "montavian guilder"), ("Nordhal", "nordhal rand"), ("Ostrelia", "ostrelian zloty"),
+    ("Pellucia", "pellucian sol"), ("Quessia", "quessian scudo"), ("Rodavia", "rodavian kuna"),
+    ("Sarnland", "sarnish mark"), ("Tessaria", "tessarian lev"), ("Ulvenia", "ulvenian forint"),
+    ("Varkosa", "varkosan koruna"), ("Wendmark", "wend escudo"), ("Ysmeria", "ysmerian rial"),
+    ("Zaravia", "zaravian dram"), ("Aldovia", "aldovian lat"), ("Brevonia", "brevonian litas"),
+    ("Cindralia", "cindralian markka"), ("Dovaria", "dovarian tolar"), ("Elvessa", "elvessan denar"),
+    ("Frisvald", "frisvald kip"), ("Gorsland", "gors riel")])
+
+
+def _language(currency: str) -> str:
+    adj = currency.split()[0].capitalize()
+    if adj.endswith("ine"):
+        return adj[:-3] + "ic"
+    return adj if adj.endswith(("an", "ish")) else adj + "ish"
+
+
 _INDUSTRIES = ["shipbuilding", "textiles", "software", "brewing", "rail transport", "pharmaceuticals",
                "mining", "publishing", "aviation", "banking"]
 _CO_SUFFIX = {"shipbuilding": ["Shipyards", "Marine Works"], "textiles": ["Mills", "Weavers"],
@@ -71,12 +94,18 @@ _CO_SUFFIX = {"shipbuilding": ["Shipyards", "Marine Works"], "textiles": ["Mills
               "rail transport": ["Railways", "Rail"], "pharmaceuticals": ["Pharma", "Laboratories"],
               "mining": ["Mining", "Minerals"], "publishing": ["Press", "Publishing House"],
               "aviation": ["Aeronautics", "Airways"], "banking": ["Bank", "Savings Bank"]}
-_RIVER_ROOTS = ["Aldra", "Bexa", "Corvin", "Dresa", "Elva", "Fyrn", "Gela", "Hask", "Isen", "Jorra", "Kalm",
+_RIVER_ROOTS = Pool(["Aldra", "Bexa", "Corvin", "Dresa", "Elva", "Fyrn", "Gela", "Hask", "Isen", "Jorra", "Kalm",
                 "Lessa", "Mirra", "Nessa", "Orv", "Pelt", "Rhune", "Sarn", "Tessel", "Uvra", "Vell", "Wend",
-                "Yssa", "Zorn", "Amber", "Brae", "Cress", "Dorn", "Eske", "Fallow", "Grise", "Hollin"]
-_MOUNT_ROOTS = ["Kael", "Brennar", "Osk", "Varn", "Telmor", "Ishka", "Draug", "Helm", "Skarra", "Vintar",
+                "Yssa", "Zorn", "Amber", "Brae", "Cress", "Dorn", "Eske", "Fallow", "Grise", "Hollin",
+                "Arla", "Bosk", "Calder", "Dwyn", "Emsa", "Farra", "Glenna", "Hurn", "Ilva", "Jesk", "Korra",
+                "Lunn", "Mossa", "Nerra", "Olva", "Pirra", "Quell", "Roon", "Selka", "Tarn", "Ulla", "Vessa",
+                "Wyla", "Ysk", "Zella", "Aven", "Brisk", "Cloy", "Deln", "Ebra", "Fosk", "Garr"])
+_MOUNT_ROOTS = Pool(["Kael", "Brennar", "Osk", "Varn", "Telmor", "Ishka", "Draug", "Helm", "Skarra", "Vintar",
                 "Morrow", "Galdh", "Rusk", "Ebon", "Frost", "Tyrr", "Orlen", "Halvar", "Zenn", "Cairn",
-                "Aske", "Brim", "Coldra", "Dwell", "Eyr", "Falkhorn", "Gerra"]
+                "Aske", "Brim", "Coldra", "Dwell", "Eyr", "Falkhorn", "Gerra",
+                "Aurn", "Belkar", "Cragmor", "Dunhelm", "Erskin", "Fjeld", "Gorm", "Hrafn", "Ilmar", "Jotun",
+                "Kessar", "Lodur", "Myrk", "Norrk", "Ossar", "Paldor", "Quorn", "Rimmon", "Sveld", "Tindra",
+                "Ulfar", "Vasskar", "Wolden", "Yggra", "Zarn", "Ardhorn", "Blaven"])
 _EVENT_KINDS = [("Jazz Festival", "music festival"), ("Film Festival", "film festival"),
                 ("Book Fair", "trade fair"), ("Marathon", "sporting event"), ("Regatta", "sporting event"),
                 ("Summit", "political conference"), ("Expo", "world exhibition"), ("Flood", "natural disaster")]
@@ -145,14 +174,24 @@ def _L(slug: str, arts_titles: dict[str, str]) -> str:
     return f"[[{slug}|{arts_titles[slug]}]]"
 
 
-@functools.lru_cache(maxsize=1)
-def corpus() -> Corpus:
-    """The corpus, built once per process from CORPUS_SEED."""
-    return build_corpus(CORPUS_SEED)
+SPLITS = ("train", "test")
 
 
-def build_corpus(seed: int) -> Corpus:
+@functools.lru_cache(maxsize=2)
+def corpus(split: str = "train") -> Corpus:
+    """The corpus of a split ("train": CORPUS_SEED, "test": TEST_CORPUS_SEED and the other halves
+    of the name pools), built once per process and split."""
+    if split not in SPLITS:
+        raise ValueError(f"split must be one of {SPLITS}, got {split!r}")
+    return build_corpus(CORPUS_SEED if split == "train" else TEST_CORPUS_SEED, split)
+
+
+def build_corpus(seed: int, split: str = "train") -> Corpus:
+    """The corpus of `seed`, its names drawn from `split`'s half of every name pool (countries,
+    towns, people, rivers, mountains, company names), so the two splits share no named entity."""
     rng = random.Random(seed)
+    PRE, FIRST, LAST = _PRE.half(split), _FIRST.half(split), _LAST.half(split)
+    RIVERS, MOUNTS = _RIVER_ROOTS.half(split), _MOUNT_ROOTS.half(split)
     facts: dict[str, dict] = {}
     title: dict[str, str] = {}
 
@@ -165,10 +204,10 @@ def build_corpus(seed: int) -> Corpus:
         return slug
 
     # countries and cities
-    countries = [add("country", n, currency=c, language=_LANGS[i], founded=rng.randint(1050, 1880),
+    countries = [add("country", n, currency=c, language=_language(c), founded=rng.randint(1050, 1880),
                      area=rng.randint(40_000, 420_000))
-                 for i, (n, c) in enumerate(_COUNTRIES)]
-    city_names = rng.sample([p + s for p in _PRE for s in _SUF], 128)
+                 for n, c in _COUNTRIES.half(split)]
+    city_names = rng.sample([p + s for p in PRE for s in _SUF], 128)
     cities = []
     for i, name in enumerate(city_names):
         pop = int(math.exp(rng.uniform(math.log(4_000), math.log(2_600_000))))
@@ -183,7 +222,7 @@ def build_corpus(seed: int) -> Corpus:
     rivers = []
     free = cities[:]
     rng.shuffle(free)
-    for root in _RIVER_ROOTS[:30]:
+    for root in RIVERS[:30]:
         n = rng.randint(2, 4)
         through, free = free[:n], free[n:]
         if len(through) < 2:
@@ -193,7 +232,7 @@ def build_corpus(seed: int) -> Corpus:
         for s in through:
             facts[s]["river"] = rivers[-1]
     # people
-    people_names = rng.sample([f"{f} {l}" for f in _FIRST for l in _LAST], 380)
+    people_names = rng.sample([f"{f} {l}" for f in FIRST for l in LAST], 380)
     people = [add("person", n, born=rng.randint(1890, 1992), birthplace=rng.choice(cities)) for n in people_names]
     pool = people[:]
     rng.shuffle(pool)
@@ -222,7 +261,7 @@ def build_corpus(seed: int) -> Corpus:
     for p in founders:
         ind = rng.choice(_INDUSTRIES)
         while True:
-            base = rng.choice([rng.choice(_PRE) + rng.choice(["ex", "ia", "on", "ar", "is", "ora"]),
+            base = rng.choice([rng.choice(PRE) + rng.choice(["ex", "ia", "on", "ar", "is", "ora"]),
                                facts[p]["title"].split()[1]])
             name = f"{base} {rng.choice(_CO_SUFFIX[ind])}"
             if name not in co_names and slugify(name) not in facts:
@@ -250,7 +289,7 @@ def build_corpus(seed: int) -> Corpus:
     mountains = []
     climbers = rng.sample([p for p in people if facts[p]["occupation"] in ("engineer", "writer", "physician",
                                                                            "painter", "chemist")], 26)
-    for root, p in zip(_MOUNT_ROOTS, climbers):
+    for root, p in zip(MOUNTS, climbers):
         facts[p]["occupation"] = "mountaineer"
         name = f"Mount {root}" if len(mountains) % 2 else f"{root} Peak"
         mountains.append(add("mountain", name, elevation=rng.randint(1800, 7900), country=rng.choice(countries),
@@ -495,18 +534,19 @@ def to_markdown(a: Article) -> str:
     return "\n".join(lines) + "\n"
 
 
-@functools.lru_cache(maxsize=1)
-def _markdown_files() -> dict[str, str]:
-    c = corpus()
+@functools.lru_cache(maxsize=2)
+def _markdown_files(split: str = "train") -> dict[str, str]:
+    c = corpus(split)
     files = {f"{s}.md": to_markdown(a) for s, a in c.articles.items()}
     files["index.tsv"] = "slug\ttitle\tkind\n" + "".join(f"{s}\t{a.title}\t{a.kind}\n" for s, a in c.articles.items())
     return files
 
 
-def write_markdown(folder: Path) -> int:
-    """Write every article as `<slug>.md` and an `index.tsv` (slug, title, kind) into `folder`; returns the count."""
+def write_markdown(folder: Path, split: str = "train") -> int:
+    """Write every article of `split`'s corpus as `<slug>.md` and an `index.tsv` (slug, title, kind)
+    into `folder`; returns the count."""
     folder.mkdir(parents=True, exist_ok=True)
-    files = _markdown_files()
+    files = _markdown_files(split)
     for name, text in files.items():
         (folder / name).write_text(text, encoding="utf-8")
     return len(files) - 1
@@ -701,16 +741,24 @@ def _page_number(req: Request) -> int:
 
 
 class Veloripedia(JsonBackend):
-    """The encyclopedia's pages, search and suggestions; the seed drives the random article."""
+    """The encyclopedia's pages, search and suggestions of one split's corpus (`load(seed, split=...)`,
+    "train" by default); the seed drives the random article."""
 
     name = "Veloripedia"
     prefix = "/wiki/"
 
     def clear(self) -> None:
         self.rng = random.Random(0)
+        self.split = "train"
 
-    def populate(self, seed: int = 0) -> None:
+    def populate(self, seed: int = 0, split: str = "train") -> None:
+        if split not in SPLITS:
+            raise ValueError(f"split must be one of {SPLITS}, got {split!r}")
         self.rng = random.Random(seed)
+        self.split = split
+
+    def corpus(self) -> Corpus:
+        return corpus(self.split)
 
     def not_found(self, req: Request) -> Response:
         return _html(_page("Not found", "<h1>Page not found</h1>"), 404)
@@ -719,11 +767,11 @@ class Veloripedia(JsonBackend):
     @endpoint("GET", "index.html")
     @endpoint("GET", "main")
     def main(self, req, body):
-        return _html(render_main(corpus(), random.Random(7)))
+        return _html(render_main(self.corpus(), random.Random(7)))
 
     @endpoint("GET", "a/{slug}")
     def article(self, req, body, slug):
-        c = corpus()
+        c = self.corpus()
         if slug in c.articles:
             return _html(render_article(c.articles[slug]))
         return _html(_page("Not found", f"<h1>No article “{html.escape(slug)}”</h1>"
@@ -731,25 +779,25 @@ class Veloripedia(JsonBackend):
 
     @endpoint("GET", "search")
     def search_page(self, req, body):
-        return _html(render_search(corpus(), req.arg("q"), _page_number(req)))
+        return _html(render_search(self.corpus(), req.arg("q"), _page_number(req)))
 
     @endpoint("GET", "api/search")
     def search_api(self, req, body):
-        c, q = corpus(), req.arg("q")
+        c, q = self.corpus(), req.arg("q")
         return {"query": q, "results": [{"slug": s, "title": c.articles[s].title, "score": round(sc, 4)}
                                         for s, sc in c.search(q)[:50]]}
 
     @endpoint("GET", "api/suggest")
     def suggest_api(self, req, body):
-        return {"query": req.arg("q"), "results": suggest(corpus(), req.arg("q"))}
+        return {"query": req.arg("q"), "results": suggest(self.corpus(), req.arg("q"))}
 
     @endpoint("GET", "categories")
     def categories(self, req, body):
-        return _html(render_categories(corpus()))
+        return _html(render_categories(self.corpus()))
 
     @endpoint("GET", "category/{slug}")
     def category(self, req, body, slug):
-        c = corpus()
+        c = self.corpus()
         names = {slugify(n): n for n in c.categories}
         if slug not in names:
             return self.not_found(req)
@@ -763,9 +811,9 @@ class Veloripedia(JsonBackend):
     def one_list(self, req, body, kind):
         if kind not in LISTS:
             return self.not_found(req)
-        return _html(render_list(corpus(), kind, req.arg("sort", ""), req.arg("dir", "asc")))
+        return _html(render_list(self.corpus(), kind, req.arg("sort", ""), req.arg("dir", "asc")))
 
     @endpoint("GET", "random")
     def random_article(self, req, body):
-        slug = self.rng.choice(sorted(corpus().articles))
+        slug = self.rng.choice(sorted(self.corpus().articles))
         return Response(302, b"", "text/plain", {"Location": f"/wiki/a/{quote(slug)}"})
