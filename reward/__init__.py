@@ -6,6 +6,7 @@ never touch a display or a browser, so they are unit-tested on plain data.
 They are registered by name in `CHECKERS` (typed, no lookup by `getattr`).
 """
 
+from .answers import Answer, match_answer
 from .checkers import CHECKERS, CheckResult, checker, get_checker
 
-__all__ = ["CHECKERS", "CheckResult", "checker", "get_checker"]
+__all__ = ["CHECKERS", "Answer", "CheckResult", "checker", "get_checker", "match_answer"]

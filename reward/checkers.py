@@ -128,23 +128,6 @@ def record_added(before: Sequence[Mapping[str, Any]], after: Sequence[Mapping[st
 
 
 @checker
-def answer_matches(answer: str | None, truth: str | Sequence[str], numeric: bool = False) -> CheckResult:
-    """The agent's final answer equals the truth (normalized text, or the same number)."""
-    if answer is None or not answer.strip():
-        return CheckResult.failed("no answer given (finish with finished(content='...'))")
-    truths = [truth] if isinstance(truth, str) else list(truth)
-    if numeric:
-        nums = re.findall(r"-?\d+(?:\.\d+)?", answer.replace(",", ""))
-        for t in truths:
-            if any(abs(float(n) - float(t)) < 1e-6 for n in nums) and len(set(nums)) == 1:
-                return CheckResult.passed(f"answer {answer!r} matches {t}")
-        return CheckResult.failed(f"answer {answer[:80]!r} is not {truths[0]}")
-    if any(normalize_text(answer) == normalize_text(t) for t in truths):
-        return CheckResult.passed(f"answer {answer!r} is right")
-    return CheckResult.failed(f"answer {answer[:80]!r} is not {truths[0]!r}")
-
-
-@checker
 def score_at_least(score: float, target: float) -> CheckResult:
     """A game's score reached the target; reward is the fraction of the target reached."""
     if score >= target:
