@@ -51,7 +51,7 @@ from hybridgym.tasks.webapps import files as drive_app
 
 from .base import Outcome, register_task
 from .kit import actions as act
-from .kit.data import MONTHS, Pool, pick, split_of
+from .kit.data import MONTHS, Pool, pick
 from .kit.web import WebAppTask, click, click_until, present
 
 #: split pools (train the even-indexed, test the odd-indexed items)
@@ -81,15 +81,6 @@ class FilesTask(WebAppTask):
 
     def data(self, seed: int, split: str = "train") -> drive_app.Drive:
         return drive_app.drive(seed, split)
-
-    def sample(self, rng) -> dict:
-        """The drive seed, the split (its drive's names come from that split's pools), then the task's own."""
-        split = split_of(rng)
-        while True:
-            seed = int(rng.integers(0, 2**31 - 1))
-            params = self.sample_for(rng, self.data(seed, split))
-            if params is not None:
-                return {self.seed_param: seed, "split": split, **params}
 
     def drive(self, params: dict) -> drive_app.Drive:
         return drive_app.drive(params["drive"], params.get("split", "train"))

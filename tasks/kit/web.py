@@ -26,6 +26,7 @@ from hybridgym.tasks.webapps import calendar as cal
 from hybridgym.tasks.webapps import mail, shop
 
 from . import actions as act
+from .data import split_of
 
 #: how long an oracle waits for a page (ms): patient on a loaded machine
 TIMEOUT_MS = 20000
@@ -174,8 +175,8 @@ class WebAppTask(Task):
     app_params: ClassVar[tuple[str, ...]] = ()
     start_page: ClassVar[str] = "/"
 
-    def data(self, seed: int):
-        """The app's data for `seed`, as `sample_for` reads it."""
+    def data(self, seed: int, split: str = "train"):
+        """The app's data for `seed`, built from the names of `split`'s own pools, as `sample_for` reads it."""
         raise NotImplementedError
 
     def sample_for(self, rng: np.random.Generator, data) -> dict | None:
@@ -183,11 +184,14 @@ class WebAppTask(Task):
         raise NotImplementedError
 
     def sample(self, rng: np.random.Generator) -> dict:
+        """The data seed, the seed's split (the data is built from that split's own names:
+        `params["split"]`), then `sample_for`."""
+        split = split_of(rng)
         while True:
             seed = int(rng.integers(0, 2**31 - 1))
-            params = self.sample_for(rng, self.data(seed))
+            params = self.sample_for(rng, self.data(seed, split))
             if params is not None:
-                return {self.seed_param: seed, **params}
+                return {self.seed_param: seed, "split": split, **params}
 
     def app_data(self, params: dict) -> dict:
         """Keyword arguments of the backend's `load`, besides the seed."""
@@ -220,16 +224,6 @@ class ShopTask(WebAppTask):
     def data(self, seed: int, split: str = "train") -> shop.ShopApp:
         return shop.ShopApp().load(seed, split=split)
 
-    def sample(self, rng: np.random.Generator) -> dict:
-        """The catalogue seed, the seed's split (the catalogue is built from that split's own names
-        and prices: `params["split"]`), then `sample_for`."""
-        split = getattr(rng, "split", "train")      # kit.data.split_of
-        while True:
-            seed = int(rng.integers(0, 2**31 - 1))
-            params = self.sample_for(rng, self.data(seed, split))
-            if params is not None:
-                return {self.seed_param: seed, "split": split, **params}
-
     def name(self, params: dict, pid: int) -> str:
         """The name of product `pid` of the task's catalogue."""
         return shop.product_name(params["catalogue"], pid, params.get("split", "train"))
@@ -243,16 +237,6 @@ class MailTask(WebAppTask):
 
     def data(self, seed: int, split: str = "train") -> dict:
         return mail.generate_mailbox(seed, split)
-
-    def sample(self, rng: np.random.Generator) -> dict:
-        """The mailbox seed, the seed's split (the mailbox's people, projects and rooms come from
-        that split's own half: `params["split"]`), then `sample_for`."""
-        split = getattr(rng, "split", "train")      # kit.data.split_of
-        while True:
-            seed = int(rng.integers(0, 2**31 - 1))
-            params = self.sample_for(rng, self.data(seed, split))
-            if params is not None:
-                return {self.seed_param: seed, "split": split, **params}
 
 
 class CalendarTask(WebAppTask):
