@@ -31,6 +31,8 @@ read are refused unread.  Every refusal is an ActionError saying what is accepte
 
 from __future__ import annotations
 
+import json
+
 from .coords import MAX_PIXELS, MIN_PIXELS, CoordMode, CoordSpace, smart_resize
 from .dicts import parse_dict
 from .keys import normalize_key, split_hotkey
@@ -40,16 +42,20 @@ from .model import (
     MAX_KEY_CHARS, MAX_NAME_CHARS, MAX_NESTING, MAX_PATH_BYTES, MAX_REPEAT, MAX_STEP_SECONDS, MAX_TEXT_CHARS,
     MAX_TYPED_CHARS, Action, ActionError, CallUser, Click, DoubleClick, Drag, Finished, Hotkey, KeyDown, KeyUp,
     LongPress, MiddleClick, MouseDown, MouseUp, MoveTo, OpenApp, PressBack, PressHome, ReadFile, RightClick, Scroll,
-    Swipe, Tap, Terminal, TypeText, Wait, WriteFile, shown,
+    Swipe, Tap, Terminal, TypeText, Wait, WriteFile, EditFile, shown,
 )
-from .pyautogui_code import looks_like_pyautogui, parse_pyautogui
-from .uitars import looks_like_uitars, parse_uitars
+from .schemas import AUTO_ORDER, SCHEMAS, Schema, detect, get_schema, space_of
+
+#: the schemas whose output is JSON (a dict, a list, or their JSON text)
+JSON_SCHEMAS = ("dict", "openai", "anthropic")
+#: every schema `Codec(schema=...)` takes besides "auto"
+SCHEMA_NAMES = AUTO_ORDER
 
 LIMITS = ("MAX_TEXT_CHARS", "MAX_ACTIONS", "MAX_NESTING", "MAX_REPEAT", "MAX_STEP_SECONDS", "MAX_TYPED_CHARS",
           "MAX_HOTKEY_KEYS", "MAX_KEY_CHARS", "MAX_COMMAND_BYTES", "MAX_FILE_BYTES", "MAX_PATH_BYTES",
           "MAX_ANSWER_CHARS", "MAX_NAME_CHARS")
 __all__ = [
-    "parse_action", "Codec", "CoordMode", "ActionError", "normalize_key", "split_hotkey", "smart_resize",
+    "parse_action", "format_actions", "Codec", "SCHEMA_NAMES", "Schema", "get_schema", "CoordMode", "ActionError", "normalize_key", "split_hotkey", "smart_resize",
     "ACTION_TYPES", "ALL_ACTIONS", *LIMITS, *(cls.__name__ for cls in ALL_ACTIONS), "Action",
 ]
 
@@ -57,22 +63,50 @@ PLATFORMS = ("computer", "mobile")
 #: longest error message: a longer one (a parser quoting too much) is cut
 MAX_ERROR_CHARS = 2000
 _MOBILE_ONLY = (Tap, LongPress, Swipe, PressHome, PressBack, OpenApp)
-_FORMS = ("UI-TARS text (\"Action: click(point='<point>500 300</point>')\"), pyautogui code "
-          "(\"pyautogui.click(960, 540)\"), a dict with 'action_type', an Action, or a list of these")
+_FORMS = ("Seed XML tool calls (<seed:tool_call><function=click><parameter=point><point>500 300</point>"
+          "</parameter></function></seed:tool_call>), UI-TARS text (\"Action: click(point='<point>500 300</point>')\"), "
+          "Qwen <tool_call>{\"name\": \"computer_use\", ...}</tool_call>, OpenAI computer_call and Anthropic "
+          "tool_use JSON, pyautogui code (\"pyautogui.click(960, 540)\"), a dict with 'action_type', an Action, "
+          "or a list of these")
 
 
 class Codec:
-    """Turns one env's agent output into typed actions; holds the screen size, the
-    coordinate mode and the platform, so an env keeps one and calls `parse`."""
+    """Turns one env's agent output into typed actions; holds the screen size, the schema,
+    the coordinate mode, the size of the image the agent was sent and the platform, so an env
+    keeps one and calls `parse` (and `format`, the reverse, for writing actions in a schema).
+
+    `schema`: "auto" (tell the forms apart; see `schemas.AUTO_ORDER`) or a schema's name
+    (`hybridgym.actions.SCHEMA_NAMES`), which then reads every text and dict.
+    `coords`: the coordinate mode of the text schemas (None: each schema's own; see
+    `schemas.Schema.coords`). `image_size`: (width, height) of the screenshot as the agent was
+    sent it, when it was resized: pixel coordinates are then pixels of that image."""
 
     def __init__(self, screen: tuple[int, int], coords: CoordMode | str | None = None,
-                 platform: str = "computer", min_pixels: int = MIN_PIXELS, max_pixels: int = MAX_PIXELS):
+                 platform: str = "computer", min_pixels: int = MIN_PIXELS, max_pixels: int = MAX_PIXELS,
+                 schema: str = "auto", image_size: tuple[int, int] | None = None):
         if platform not in PLATFORMS:
             raise ValueError(f"platform must be one of {PLATFORMS}, got {platform!r}")
-        self.screen, self.platform = tuple(screen), platform
-        self.text_space = CoordSpace(self.screen, coords or CoordMode.RELATIVE, min_pixels, max_pixels)
-        self.code_space = CoordSpace(self.screen, coords or CoordMode.ABSOLUTE, min_pixels, max_pixels)
-        self.dict_space = CoordSpace(self.screen, CoordMode.ABSOLUTE)
+        if coords is not None:
+            try:
+                coords = CoordMode(coords)
+            except ValueError:
+                raise ValueError(f"coords must be one of {[m.value for m in CoordMode]}, got {coords!r}") from None
+        self.screen, self.platform, self.coords = tuple(screen), platform, coords
+        self.image_size = tuple(image_size) if image_size is not None else None
+        self.schema = schema
+        self._forced = None if schema == "auto" else get_schema(schema)
+        self._sizes = (min_pixels, max_pixels)
+        self._spaces: dict[str, CoordSpace] = {}
+        self.text_space = self.space("uitars")
+        self.code_space = self.space("pyautogui")
+        self.dict_space = self.space("dict")
+
+    def space(self, schema: str) -> CoordSpace:
+        """The coordinate space a schema's numbers are read in by this codec."""
+        if schema not in self._spaces:
+            self._spaces[schema] = space_of(get_schema(schema), self.screen, self.coords, self.image_size,
+                                            *self._sizes)
+        return self._spaces[schema]
 
     def parse(self, action: object) -> list[Action]:
         """At least one typed action within the limits, or ActionError (its message at most
@@ -84,6 +118,16 @@ class Codec:
                 raise
             raise ActionError(str(e)[:MAX_ERROR_CHARS - 3] + "...") from None
 
+    def format(self, actions: Action | list[Action], schema: str | None = None) -> object:
+        """`actions` written in a schema (default: this codec's, which must then not be "auto"): the
+        text, dict or list of dicts that its reader turns back into the same actions."""
+        name = schema or (self._forced.name if self._forced else None)
+        if name is None:
+            raise ValueError("Codec(schema='auto').format() needs a schema name")
+        actions = [actions] if isinstance(actions, Action) else list(actions)
+        check_limits(actions, self.screen)
+        return get_schema(name).format(actions, self.space(name), self.platform)
+
     def _checked(self, action: object) -> list[Action]:
         try:
             actions = self._parse(action, 0, [0])
@@ -91,7 +135,7 @@ class Codec:
             raise ActionError(f"the action is nested too deeply (or is too large) to read; accepted: {_FORMS}") \
                 from None
         if not actions:
-            raise ActionError(f"no action given; accepted: {_FORMS}")
+            raise ActionError(f"no action given; accepted: {self._accepted()}")
         if self.platform == "computer":
             for a in actions:
                 if isinstance(a, _MOBILE_ONLY):
@@ -100,19 +144,27 @@ class Codec:
         check_limits(actions, self.screen)
         return actions
 
+    def _accepted(self) -> str:
+        return _FORMS if self._forced is None else f"{self._forced.title} (this env reads schema {self.schema!r})"
+
     def _parse(self, action: object, depth: int, read: list[int]) -> list[Action]:
         """`read`: characters of text read so far in this parse (all of a list's texts count)."""
         if isinstance(action, Action):
             return [action]
-        if isinstance(action, dict):
-            return [parse_dict(action, self.dict_space)]
         if isinstance(action, str):
             read[0] += len(action)
             if read[0] > MAX_TEXT_CHARS:
                 raise ActionError((f"action text is {len(action)} characters" if depth == 0 else
                                    f"the list's action texts are {read[0]} characters or more in all")
                                   + f"; at most {MAX_TEXT_CHARS} are read per step")
-            return self._parse_text(action)
+            if not action.strip():
+                raise ActionError(f"empty action text; accepted: {self._accepted()}")
+            decoded = self._json(action)
+            if decoded is not None:
+                return self._parse(decoded, depth + 1, read)
+            return self._parse_one(action)
+        if isinstance(action, dict):
+            return self._parse_one(action)
         if isinstance(action, (list, tuple)):
             if depth >= MAX_NESTING:
                 raise ActionError(f"actions are nested in lists more than {MAX_NESTING} deep; give a flat list")
@@ -128,24 +180,51 @@ class Codec:
                     raise ActionError(f"item {i}.{message[5:]}" if message.startswith("item ")
                                       else f"item {i}: {message}") from None
             return actions
-        raise ActionError(f"cannot read an action from {type(action).__name__} {shown(action)}; accepted: {_FORMS}")
+        raise ActionError(f"cannot read an action from {type(action).__name__} {shown(action)}; "
+                          f"accepted: {self._accepted()}")
 
-    def _parse_text(self, text: str) -> list[Action]:
-        if not text.strip():
-            raise ActionError(f"empty action text; accepted: {_FORMS}")
-        if looks_like_uitars(text):
-            return parse_uitars(text, self.text_space, self.platform)
-        if looks_like_pyautogui(text):
-            return parse_pyautogui(text, self.code_space)
-        raise ActionError(f"cannot tell what kind of action this is: {text[:60]!r}; accepted: {_FORMS}")
+    def _json(self, text: str) -> object:
+        """The JSON value of a text that is a JSON object or array (computer-use JSON sent as a string),
+        else None. A forced JSON schema refuses text that is not JSON."""
+        head = text.lstrip()[:1]
+        json_schema = self._forced is not None and self._forced.name in JSON_SCHEMAS
+        if head not in ("{", "["):
+            if json_schema:
+                raise self._forced.fail(f"expected JSON (an object or a list), got {text[:60]!r}")
+            return None
+        if self._forced is not None and not json_schema:
+            return None
+        try:
+            value = json.loads(text)
+        except ValueError as e:   # (RecursionError on deep JSON is caught by the caller)
+            if json_schema:
+                raise self._forced.fail(f"the text is not valid JSON: {e}") from None
+            return None
+        return value if isinstance(value, (dict, list)) else None
+
+    def _parse_one(self, action: str | dict) -> list[Action]:
+        schema = self._forced or detect(action)
+        if schema is None and isinstance(action, dict):
+            schema = get_schema("dict")     # its error lists the action types and fields
+        if schema is None:
+            what = f"text {action[:60]!r}" if isinstance(action, str) else f"dict {shown(action)}"
+            raise ActionError(f"cannot tell what kind of action this is: {what}; accepted: {_FORMS}")
+        return schema.parse(action, self.space(schema.name), self.platform)
 
     def __repr__(self) -> str:
-        return (f"Codec(screen={self.screen}, text={self.text_space.mode.value}, "
-                f"code={self.code_space.mode.value}, platform={self.platform!r})")
+        return (f"Codec(screen={self.screen}, schema={self.schema!r}, coords={self.coords and self.coords.value}, "
+                f"image_size={self.image_size}, platform={self.platform!r})")
 
 
 def parse_action(action: object, screen: tuple[int, int], coords: CoordMode | str | None = None,
                  platform: str = "computer", min_pixels: int = MIN_PIXELS,
-                 max_pixels: int = MAX_PIXELS) -> list[Action]:
+                 max_pixels: int = MAX_PIXELS, schema: str = "auto") -> list[Action]:
     """Typed actions of one agent output (see the module docstring for forms and modes)."""
-    return Codec(screen, coords, platform, min_pixels, max_pixels).parse(action)
+    return Codec(screen, coords, platform, min_pixels, max_pixels, schema=schema).parse(action)
+
+
+def format_actions(actions: Action | list[Action], schema: str, screen: tuple[int, int],
+                   coords: CoordMode | str | None = None, platform: str = "computer",
+                   image_size: tuple[int, int] | None = None) -> object:
+    """`actions` written in `schema`'s form (the reverse of `parse_action`)."""
+    return Codec(screen, coords, platform, schema=schema, image_size=image_size).format(actions)

@@ -56,6 +56,9 @@ class CoordSpace:
     mode: CoordMode = CoordMode.RELATIVE
     min_pixels: int = MIN_PIXELS
     max_pixels: int = MAX_PIXELS
+    #: (width, height) of the image the agent was sent, when it was resized from the screenshot:
+    #: absolute and smart_resize coordinates are then pixels of that image (or of its resize)
+    image: tuple[int, int] | None = None
     #: (width, height) of the agent's coordinate range: 1000x1000, the screen, or the resized image
     extent: tuple[float, float] = field(init=False)
 
@@ -63,6 +66,12 @@ class CoordSpace:
         w, h = self.screen
         if not all(isinstance(v, int) and not isinstance(v, bool) and v > 0 for v in (w, h)):
             raise ValueError(f"screen must be (width, height) in positive int pixels, got {self.screen!r}")
+        if self.image is not None:
+            if not (len(self.image) == 2 and all(isinstance(v, int) and not isinstance(v, bool) and v > 0
+                                                 for v in self.image)):
+                raise ValueError(f"image must be (width, height) in positive int pixels, got {self.image!r}")
+            object.__setattr__(self, "image", tuple(self.image))
+            w, h = self.image
         try:
             mode = CoordMode(self.mode)
         except ValueError:
@@ -92,6 +101,24 @@ class CoordSpace:
         x, y = (numbers if len(numbers) == 2 else
                 ((numbers[0] + numbers[2]) / 2, (numbers[1] + numbers[3]) / 2))
         return self._pixel(x, 0, what), self._pixel(y, 1, what)
+
+    def coordinate(self, pixel: tuple[int, int]) -> tuple[int | float, int | float]:
+        """The reverse of `point`: the numbers an agent writes in this space for screenshot pixel
+        (x, y), the shortest (an int where one maps back, else the fewest decimals) that `point`
+        reads back as exactly that pixel."""
+        return self._coordinate(pixel[0], 0), self._coordinate(pixel[1], 1)
+
+    def _coordinate(self, px: int, axis: int) -> int | float:
+        size, extent = self.screen[axis], self.extent[axis]
+        if type(px) is not int or not 0 <= px < size:
+            raise ActionError(f"pixel {'xy'[axis]}={shown(px)} is outside the screen ({self.screen[0]}x"
+                              f"{self.screen[1]} px)")
+        exact = px * extent / size
+        for digits in range(0, 7):
+            value = round(exact, digits) if digits else int(round(exact))
+            if 0 <= value <= extent and self._pixel(value, axis, "") == px:
+                return value
+        return exact
 
     def _pixel(self, value: float, axis: int, what: str) -> int:
         size, extent = self.screen[axis], self.extent[axis]

@@ -11,7 +11,8 @@ from __future__ import annotations
 
 from dataclasses import MISSING, fields
 
-from .coords import CoordSpace
+from .coords import CoordMode, CoordSpace
+from .schemas import Schema, register_schema
 from .keys import normalize_key, split_hotkey
 from .model import (
     ACTION_TYPES, MAX_HOTKEY_KEYS, MAX_REPEAT, MOUSE_BUTTONS, SCROLL_DIRECTIONS, Action, ActionError, choice,
@@ -102,3 +103,21 @@ def _check(kind: str, key: str, value: object, accepted: str):
     if not isinstance(value, str):
         raise ActionError(f"{kind}: {key!r} must be a string, got {shown(value)}; {accepted}")
     return value
+
+
+def format_dict(actions, space: CoordSpace, platform: str = "computer") -> list[dict]:
+    """Typed actions as dicts ({"action_type": ..., fields}), read back by parse_dict."""
+    return [a.to_dict() for a in actions]
+
+
+def _parse_schema(output: object, space: CoordSpace, platform: str) -> list[Action]:
+    if not isinstance(output, dict):
+        raise ActionError(f"dict action: expected a dict with 'action_type', got {type(output).__name__} "
+                          f"{shown(output)}")
+    return [parse_dict(output, space)]
+
+
+SCHEMA = register_schema(Schema(
+    "dict", "dict action", CoordMode.ABSOLUTE, "pixels of the screenshot (the env's own, never resized)",
+    lambda output: isinstance(output, dict) and "action_type" in output, _parse_schema, format_dict,
+    coords_override=False, image_pixels=False))

@@ -194,6 +194,26 @@ class WriteFile(Action):
     content: str
 
 
+@dataclass(frozen=True)
+class EditFile(Action):
+    """A file edit with the semantics of the `str_replace_editor` tool (SWE-agent / OpenHands, Seed,
+    Anthropic's text editor): view (a file with line numbers, or a folder's listing), create,
+    str_replace (old_str must occur exactly once), insert (new_str after line insert_line; 0 =
+    at the top), undo_edit (the file as before its last edit in this episode)."""
+    action_type: ClassVar[str] = "edit_file"
+    channel: ClassVar[str] = "sdk"
+    command: str            # view | create | str_replace | insert | undo_edit
+    path: str
+    file_text: str | None = None
+    old_str: str | None = None
+    new_str: str | None = None
+    insert_line: int | None = None
+    view_range: tuple[int, int] | None = None   # (first line, last line or -1), 1-based
+
+
+EDIT_COMMANDS = ("view", "create", "str_replace", "insert", "undo_edit")
+
+
 # --- control ---------------------------------------------------------------
 @dataclass(frozen=True)
 class Wait(Action):
@@ -220,7 +240,7 @@ ALL_ACTIONS: tuple[type[Action], ...] = (
     Click, DoubleClick, RightClick, MiddleClick, MoveTo, Drag, MouseDown, MouseUp, Scroll,
     TypeText, Hotkey, KeyDown, KeyUp,
     Tap, LongPress, Swipe, PressHome, PressBack, OpenApp,
-    Terminal, ReadFile, WriteFile,
+    Terminal, ReadFile, WriteFile, EditFile,
     Wait, Finished, CallUser,
 )
 ACTION_TYPES: dict[str, type[Action]] = {cls.action_type: cls for cls in ALL_ACTIONS}

@@ -15,7 +15,8 @@ import ast
 import re
 import warnings
 
-from .coords import CoordSpace
+from .coords import CoordMode, CoordSpace
+from .schemas import Schema, register_schema
 from .keys import normalize_key, split_hotkey
 from .model import (
     MAX_ACTIONS, MAX_REPEAT, MOUSE_BUTTONS, Action, ActionError, Click, DoubleClick, Drag, Hotkey, KeyDown, KeyUp,
@@ -303,3 +304,19 @@ _HANDLERS = {
     "press": _Reader._do_press, "hotkey": _Reader._do_hotkey,
     "keyDown": _Reader._do_keyDown, "keyUp": _Reader._do_keyDown, "sleep": _Reader._do_sleep,
 }
+
+
+def format_pyautogui(actions, space: CoordSpace, platform: str = "computer") -> str:
+    """Typed actions as pyautogui code, one call a line, read back by parse_pyautogui."""
+    raise NotImplementedError   # (written by the formatter work of issue 16)
+
+
+def _parse_schema(output: object, space: CoordSpace, platform: str) -> list[Action]:
+    if not isinstance(output, str):
+        raise ActionError(f"pyautogui code: expected code text, got {type(output).__name__} {shown(output)}")
+    return parse_pyautogui(output, space)
+
+
+SCHEMA = register_schema(Schema(
+    "pyautogui", "pyautogui code", CoordMode.ABSOLUTE, "pixels of the screenshot as sent",
+    lambda output: isinstance(output, str) and looks_like_pyautogui(output), _parse_schema, format_pyautogui))

@@ -17,7 +17,8 @@ from __future__ import annotations
 
 import re
 
-from .coords import CoordSpace
+from .coords import CoordMode, CoordSpace
+from .schemas import Schema, register_schema
 from .keys import normalize_key, split_hotkey
 from .model import (
     Action, ActionError, CallUser, Click, DoubleClick, Drag, Finished, Hotkey, KeyDown, KeyUp,
@@ -239,3 +240,21 @@ def scroll_swipe(direction: str, at: tuple[int, int] | None, screen: tuple[int, 
         return max(size // 10, min(size - 1 - size // 10, v))
 
     return Swipe(inside(cx - half_x, w), inside(cy - half_y, h), inside(cx + half_x, w), inside(cy + half_y, h))
+
+
+def format_uitars(actions, space: CoordSpace, platform: str = "computer") -> str:
+    """Typed actions as UI-TARS text ("Action: call\\n\\ncall"), read back by parse_uitars."""
+    raise NotImplementedError   # (written by the formatter work of issue 16)
+
+
+def _parse_schema(output: object, space: CoordSpace, platform: str) -> list[Action]:
+    if not isinstance(output, str):
+        raise ActionError(f"UI-TARS text: expected the model's text, got {type(output).__name__} {shown(output)}")
+    return parse_uitars(output, space, platform)
+
+
+SCHEMA = register_schema(Schema(
+    "uitars", "UI-TARS text", CoordMode.RELATIVE,
+    "0..1000 on both axes (UI-TARS-1.0 and 1.5 as served with relative points); UI-TARS-1.5 trained on "
+    "pixels of the smart-resized image wants coords='smart_resize'",
+    lambda output: isinstance(output, str) and looks_like_uitars(output), _parse_schema, format_uitars))
