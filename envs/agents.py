@@ -1,5 +1,7 @@
 """Built-in agents: the oracle (each task's scripted solution), a random agent, a do-nothing agent, and
-an adversary that tries the generic cheats a learning agent finds (none of which may pass)."""
+an adversary that tries the generic cheats a learning agent finds (none of which may pass); and
+`ChatAgent`, a model behind an OpenAI-compatible endpoint (`hybridgym.chat_agent`, imported on first use:
+the `openai` package takes most of a second to import)."""
 
 from __future__ import annotations
 
@@ -170,6 +172,13 @@ class AdversaryAgent(Agent):
         return self._plan.pop(0) if self._plan else {"action_type": "finished", "content": self.guess}
 
 
+def __getattr__(name: str):
+    if name == "ChatAgent":
+        from .chat_agent import ChatAgent
+        return ChatAgent
+    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
+
+
 AGENTS: dict[str, type[Agent]] = {"oracle": OracleAgent, "random": RandomAgent, "noop": NoopAgent,
                                   "adversary": AdversaryAgent}
 
@@ -187,7 +196,8 @@ def make_agent(name: str) -> Agent:
 
 
 def run_episode(env, agent: Agent, seed: int, task: str | None = None, on_step=None) -> dict:
-    """One episode; returns its summary (success, reward, steps, timings)."""
+    """One episode; returns its summary (success, reward, steps, timings; an agent's own counts under
+    "agent_stats" when it keeps them: `episode_stats()`)."""
     import time
     t0 = time.perf_counter()
     obs, info = env.reset(seed=seed, options={"task": task} if task else None)
@@ -212,4 +222,5 @@ def run_episode(env, agent: Agent, seed: int, task: str | None = None, on_step=N
             "success": bool(info["success"]), "reward": round(total, 4), "steps": steps,
             "score": info.get("score"), "message": info.get("message", ""), "error": info.get("error"),
             "invalid_actions": info["invalid_actions"], "wall_s": round(time.perf_counter() - t0, 3),
-            "reset_s": round(reset_s, 4), "median_step_s": round(float(np.median(step_s)), 4)}
+            "reset_s": round(reset_s, 4), "median_step_s": round(float(np.median(step_s)), 4),
+            **({"agent_stats": agent.episode_stats()} if hasattr(agent, "episode_stats") else {})}

@@ -1,9 +1,18 @@
-"""The `hybridgym` command: list tasks, run one episode with screenshots, benchmark agents on suites."""
+"""The `hybridgym` command: list tasks, run one episode with screenshots, benchmark agents on suites.
+
+Agents (`--agent`, a comma-separated list for bench): the built-in ones (oracle, random, noop, adversary,
+adversary:<cheat>), "chat" (a model behind an OpenAI-compatible endpoint: `--base-url`, `--model`,
+`--schema` its family, `--api-key`, `--history`) and "module:Class", a class of the user's own,
+instantiated with no arguments, with `act(obs)` (and `reset(env, obs, info)`; see
+`hybridgym.agents.Agent`); the module is imported from the current folder or the Python path.
+"""
 
 from __future__ import annotations
 
 import argparse
+import importlib
 import json
+import os
 import sys
 from collections import defaultdict
 from pathlib import Path
@@ -22,6 +31,90 @@ def _unknown_suite(suite: str | None) -> bool:
         print(f"unknown suite {suite!r}; suites: {', '.join(SUITES)}", file=sys.stderr)
         return True
     return False
+
+
+class AgentSpecError(ValueError):
+    """An --agent the command cannot make: the message says what was wrong and what is accepted."""
+
+
+def make_agents(args) -> list:
+    """The agents of `--agent` (comma-separated), each built-in, "chat" or "module:Class"."""
+    names = [name.strip() for name in args.agent.split(",") if name.strip()]
+    if not names:
+        _refuse("--agent is empty; give oracle, random, noop, adversary, chat or module:Class")
+    return [_make_agent(name, args) for name in names]
+
+
+def _refuse(message: str):
+    raise AgentSpecError(message)
+
+
+def _make_agent(name: str, args):
+    from hybridgym.agents import make_agent
+    if name == "chat":
+        from hybridgym.agents import ChatAgent
+        missing = [flag for flag, value in (("--base-url", args.base_url), ("--model", args.model)) if not value]
+        if missing:
+            _refuse(f"--agent chat needs {' and '.join(missing)} (e.g. --base-url http://127.0.0.1:8000/v1 "
+                    f"--model NAME --schema uitars2)")
+        try:
+            return ChatAgent(base_url=args.base_url, model=args.model, schema=args.schema, api_key=args.api_key,
+                             history=args.history)
+        except ValueError as e:        # an unknown family, a history below 1
+            _refuse(f"--agent chat: {e}")
+    module_name, colon, class_name = name.partition(":")
+    if not colon or module_name == "adversary":
+        try:
+            return make_agent(name)
+        except ValueError as e:
+            _refuse(f"{e}; or chat, or module:Class for an agent class of your own")
+    return _user_agent(module_name, class_name)
+
+
+def _user_agent(module_name: str, class_name: str):
+    """An instance of the user's `module:Class` (made with no arguments), checked to have act(obs)."""
+    spec = f"{module_name}:{class_name}"
+    if not module_name or not class_name:
+        _refuse(f"--agent {spec!r}: write module:Class, e.g. my_agents:MyAgent")
+    if os.getcwd() not in sys.path:       # a module in the current folder, as `python -m` finds it
+        sys.path.append(os.getcwd())
+    try:
+        module = importlib.import_module(module_name)
+    except ImportError as e:
+        _refuse(f"--agent {spec}: cannot import module {module_name!r} ({e}); it must be on the Python path or "
+                f"in the current folder")
+    except Exception as e:       # the module itself is broken: a syntax error, an error at its import
+        _refuse(f"--agent {spec}: importing module {module_name!r} failed: {type(e).__name__}: {e}")
+    cls = getattr(module, class_name, None)
+    if cls is None:
+        _refuse(f"--agent {spec}: module {module_name!r} ({getattr(module, '__file__', '?')}) has no "
+                f"{class_name!r}")
+    if not callable(cls):
+        _refuse(f"--agent {spec}: {class_name} is a {type(cls).__name__}, not an agent class")
+    try:
+        agent = cls()
+    except TypeError as e:
+        _refuse(f"--agent {spec}: {class_name}() failed ({e}); an agent class is made with no arguments")
+    if not callable(getattr(agent, "act", None)):
+        _refuse(f"--agent {spec}: {class_name} has no act(obs) method; an agent has act(obs) -> action and "
+                f"reset(env, obs, info) (subclass hybridgym.agents.Agent)")
+    if not callable(getattr(agent, "reset", None)):
+        _refuse(f"--agent {spec}: {class_name} has no reset(env, obs, info) method (called after each env reset; "
+                f"subclass hybridgym.agents.Agent for one that does nothing)")
+    if not getattr(agent, "name", ""):
+        agent.name = class_name
+    return agent
+
+
+def _agent_options(parser) -> None:
+    parser.add_argument("--base-url",
+                        help="--agent chat: the OpenAI-compatible endpoint, e.g. http://127.0.0.1:8000/v1")
+    parser.add_argument("--model", help="--agent chat: the model name the endpoint serves")
+    parser.add_argument("--schema", default="seed",
+                        help="--agent chat: the model's family: seed/uitars2, uitars/uitars1.5, qwen/qwen2.5, qwen3, "
+                             "openai, anthropic/claude, pyautogui (default: seed)")
+    parser.add_argument("--api-key", help="--agent chat: the endpoint's key (default: $OPENAI_API_KEY)")
+    parser.add_argument("--history", type=int, default=3, help="--agent chat: screenshots per request (default 3)")
 
 
 def cmd_list(args) -> int:
@@ -47,11 +140,15 @@ def cmd_run(args) -> int:
     from PIL import Image
 
     import hybridgym  # noqa: F401
-    from hybridgym.agents import make_agent, run_episode
+    from hybridgym.agents import run_episode
+    try:
+        agent = _make_agent(args.agent, args)
+    except AgentSpecError as e:
+        print(e, file=sys.stderr)
+        return 2
     out = Path(args.out)
     out.mkdir(parents=True, exist_ok=True)
     env = gym.make(f"hybridgym/{args.task.split('/', 1)[-1]}")
-    agent = make_agent(args.agent)
     try:
         def save(step, obs, info):
             Image.fromarray(obs["screenshot"]).save(out / f"step-{step:03d}.png")
@@ -67,12 +164,16 @@ def cmd_run(args) -> int:
 
 def cmd_bench(args) -> int:
     import hybridgym  # noqa: F401
-    from hybridgym.agents import make_agent, run_episode
+    from hybridgym.agents import run_episode
     from hybridgym.tasks.base import SUITES, TASKS
     if _unknown_suite(args.suite):
         return 2
     suites = [args.suite] if args.suite else list(SUITES)
-    agents = [make_agent(a) for a in args.agent.split(",")]
+    try:
+        agents = make_agents(args)
+    except AgentSpecError as e:
+        print(e, file=sys.stderr)
+        return 2
     tasks = sorted((t for t in TASKS.values() if t.suite in suites and (not args.task or t.id == args.task)),
                    key=lambda t: t.id)
     if not tasks:
@@ -90,6 +191,7 @@ def cmd_bench(args) -> int:
                 if agent.name == "oracle" and not task.has_oracle:
                     continue   # MiniWoB tasks without a scripted solver
                 for seed in seeds:
+                    envs[task.suite].unwrapped.set_action_format()   # auto: a chat agent sets its own at reset
                     r = run_episode(envs[task.suite], agent, seed, task=task.id)
                     results.append(r)
                     if out:
@@ -137,18 +239,21 @@ def main(argv=None) -> int:
     pl.add_argument("--suite")
     pr = sub.add_parser("run", help="run one episode and save each step's screenshot")
     pr.add_argument("--task", required=True, help="task id, e.g. browser.todo-add-v0")
-    pr.add_argument("--agent", default="oracle")
+    pr.add_argument("--agent", default="oracle", help="oracle, random, noop, adversary[:cheat], chat or module:Class")
     pr.add_argument("--seed", type=int, default=0)
     pr.add_argument("--out", default="runs/latest")
+    _agent_options(pr)
     pb = sub.add_parser("bench", help="score agents on suites; one JSON line per episode")
     pb.add_argument("--suite", help="computer, browser, mobile, game or miniwob (default: all)")
     pb.add_argument("--task", help="only this task id")
     pb.add_argument("--agent", default="oracle,random,noop,adversary",
-                    help="comma-separated: oracle, random, noop, adversary (or adversary:<cheat>)")
+                    help="comma-separated: oracle, random, noop, adversary (or adversary:<cheat>), chat "
+                         "(with --base-url, --model, --schema) or module:Class (an agent class of your own)")
     pb.add_argument("--episodes", type=int, default=1, help="episodes per task and agent")
     pb.add_argument("--seed", type=int, default=0, help="first seed")
     pb.add_argument("--out", help="JSON-lines file")
     pb.add_argument("-v", "--verbose", action="store_true")
+    _agent_options(pb)
     args = p.parse_args(argv)
     return {"list": cmd_list, "run": cmd_run, "bench": cmd_bench}[args.cmd](args)
 

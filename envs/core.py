@@ -23,6 +23,7 @@ from .actions import ActionError, Codec
 from .actions import model as A
 from .sandbox import PathEscapeError, Sandbox
 from .observers import Observer, StepReport
+from .sandbox.editor import Editor
 from .sandbox.ssh import SSHSession, SSHTarget
 from .spaces import UnicodeText
 from .suites import SUITE_SPECS, Suite
@@ -103,10 +104,16 @@ class HybridEnv(gym.Env):
         task: a task id (e.g. "browser.todo-add-v0"; within the suite also "todo-add" or
             "todo-add-v0"), a Task, or None to sample a task of the suite at each reset (or
             pass `options={"task": id}` to `reset`).
+        schema: which model family's output `step` reads: "auto" (the default: tells the
+            forms apart) or a schema's name ("seed", "openai", "anthropic", "qwen", "uitars",
+            "pyautogui", "dict"; `hybridgym.actions.SCHEMA_NAMES`, docs/action-schemas.md).
         coords: how coordinates in agent text are meant: "relative" (0-1000, UI-TARS
             `<point>`), "absolute" (screenshot pixels) or "smart_resize" (pixels of the
-            UI-TARS smart-resized image). None: UI-TARS text relative, pyautogui code
-            absolute. Dict actions are always absolute pixels.
+            smart-resized image). None: each schema's own (Seed and UI-TARS text relative,
+            Qwen smart_resize, pyautogui code and computer-use JSON absolute). Dict actions
+            are always absolute pixels of the screenshot.
+        image_size: (width, height) of the screenshot as the agent is sent it, when it resizes
+            it: pixel coordinates are then pixels of that image.
         max_steps: overrides the task's step budget.
         render_mode: None or "rgb_array" (returns the last screenshot).
         max_wait_s: the longest a `wait()` sleeps, and a busy page is waited for.
@@ -120,8 +127,8 @@ class HybridEnv(gym.Env):
     metadata: ClassVar[dict] = {"render_modes": ["rgb_array"], "render_fps": 4}
     suite: ClassVar[str] = ""
 
-    def __init__(self, task: str | Task | None = None, *, coords: str | None = None,
-                 max_steps: int | None = None, render_mode: str | None = None,
+    def __init__(self, task: str | Task | None = None, *, schema: str = "auto", coords: str | None = None,
+                 image_size: tuple[int, int] | None = None, max_steps: int | None = None, render_mode: str | None = None,
                  max_wait_s: float = 10.0, sdk_host: SSHTarget | None = None, **options: Any):
         if render_mode not in (None, "rgb_array"):
             raise ValueError(f"render_mode must be None or 'rgb_array', got {render_mode!r}")
@@ -136,7 +143,8 @@ class HybridEnv(gym.Env):
             raise ValueError(f"suite {self.suite!r} has no tasks" + _why_missing(self.suite))
         self._max_steps_override = max_steps
         w, h = self.screen_size = spec.screen
-        self.codec = Codec(screen=(w, h), coords=coords, platform=spec.platform)
+        self.codec = Codec(screen=(w, h), coords=coords, platform=spec.platform, schema=schema,
+                           image_size=image_size)
         self.observer: Observer = spec.observer(max_wait_s=max_wait_s, **options)
         self.observation_space = spaces.Dict({
             "screenshot": spaces.Box(0, 255, (h, w, 3), np.uint8),
@@ -157,6 +165,14 @@ class HybridEnv(gym.Env):
         self._sdk_host = sdk_host
         self.remote: SSHSession | None = None
         self._uploaded: dict[str, bytes] = {}
+        self._editor = Editor()   # the SDK's str_replace_editor; its undo history is the episode's
+
+    def set_action_format(self, schema: str = "auto", coords: str | None = None,
+                          image_size: tuple[int, int] | None = None) -> None:
+        """Read the agent's output from now on in `schema`, with `coords` and `image_size` (as the
+        arguments of the same names): a model-backed agent sets what its model writes."""
+        self.codec = Codec(screen=self.screen_size, coords=coords, platform=self.codec.platform, schema=schema,
+                           image_size=image_size)
 
     @classmethod
     def spec_of_suite(cls) -> Suite:
@@ -244,6 +260,7 @@ class HybridEnv(gym.Env):
         escape = sb.dismiss_browser_dialogs()    # the agent's dialogs and menus end with its episode
         sb.kill_apps()
         sb.workspace.clear()
+        self._editor.reset()
         if sb.server is not None:
             sb.server.reset()
         park = (sb.width - 1, sb.height - 1)   # a fixed pointer position: no stray hover
@@ -438,13 +455,18 @@ class HybridEnv(gym.Env):
                     from None
             except (UnicodeError, ValueError) as e:   # text the OS cannot take (the codec refuses most)
                 raise ActionError(f"terminal(): the command could not start: {e}") from None
-        if not isinstance(act, (A.ReadFile, A.WriteFile)):
+        if not isinstance(act, (A.ReadFile, A.WriteFile, A.EditFile)):
             raise ActionError(f"unknown SDK action {act.action_type}")
-        call = f"{act.action_type}({A.shown(act.path)})"
+        call = (f"str_replace_editor({act.command}, {A.shown(act.path)})" if isinstance(act, A.EditFile)
+                else f"{act.action_type}({A.shown(act.path)})")
         try:
+            if isinstance(act, A.EditFile):
+                return self._editor.run(act, ws)
             if isinstance(act, A.ReadFile):
                 return ws.read_text(act.path)
             return f"wrote {ws.write_text(act.path, act.content)} bytes to {act.path}"
+        except ActionError:     # the editor's own refusals (an ActionError is a ValueError too)
+            raise
         except PathEscapeError as e:
             raise ActionError(f"{call}: {e}") from None
         except OSError as e:

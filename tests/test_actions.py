@@ -370,7 +370,7 @@ def test_other_ui_tars_calls():
     ("Action: click(point='here')", "point must be '<point>x y</point>'"),
     ("Action: click(point='<point>1 2 3</point>')", "point must be '<point>x y</point>'"),
     ("Action: type(content='never closed)", "unterminated string"),
-    ("Action: click(point='<point>1 2</point>'", "expected ',' or ')'"),
+    ("Action: click(point='<point>1 2</point>' x", "expected ',' or ')'"),
     ("Action: hotkey(key='ctrl banana')", "unknown key 'banana'; accepted: a single character, or one of"),
     ("Action: mouse_down(button='thumb')", "mouse_down() needs button left/right/middle, got 'thumb'"),
     ("Thought: I am thinking.", "UI-TARS text needs 'Action: <call>'"),

@@ -48,6 +48,8 @@ from .schemas import AUTO_ORDER, SCHEMAS, Schema, detect, get_schema, space_of
 
 #: the schemas whose output is JSON (a dict, a list, or their JSON text)
 JSON_SCHEMAS = ("dict", "openai", "anthropic")
+#: the schemas whose reply may be a list read as a whole (output items, content blocks)
+WHOLE_LIST_SCHEMAS = ("openai", "anthropic")
 #: every schema `Codec(schema=...)` takes besides "auto"
 SCHEMA_NAMES = AUTO_ORDER
 
@@ -168,6 +170,9 @@ class Codec:
         if isinstance(action, (list, tuple)):
             if depth >= MAX_NESTING:
                 raise ActionError(f"actions are nested in lists more than {MAX_NESTING} deep; give a flat list")
+            whole = self._whole_list_schema(action)
+            if whole is not None:   # a vendor's list of output items / content blocks is read as one reply
+                return whole.parse(list(action), self.space(whole.name), self.platform)
             actions = []
             for i, item in enumerate(action):
                 try:
@@ -182,6 +187,16 @@ class Codec:
             return actions
         raise ActionError(f"cannot read an action from {type(action).__name__} {shown(action)}; "
                           f"accepted: {self._accepted()}")
+
+    def _whole_list_schema(self, items: list | tuple) -> Schema | None:
+        """The computer-use JSON schema that reads this list as one reply (OpenAI's output items, Anthropic's
+        content blocks: a text block beside a call is commentary, not a final answer), or None: the list's
+        items are read one by one."""
+        names = ((self._forced.name,) if self._forced is not None else WHOLE_LIST_SCHEMAS)
+        for name in names:
+            if name in WHOLE_LIST_SCHEMAS and get_schema(name).looks_like(list(items)):
+                return get_schema(name)
+        return None
 
     def _json(self, text: str) -> object:
         """The JSON value of a text that is a JSON object or array (computer-use JSON sent as a string),

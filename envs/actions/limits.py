@@ -11,10 +11,10 @@ from dataclasses import fields
 
 from .keys import normalize_key
 from .model import (
-    ACTION_TYPES, MAX_ACTIONS, MAX_ANSWER_CHARS, MAX_COMMAND_BYTES, MAX_FILE_BYTES, MAX_HOTKEY_KEYS, MAX_NAME_CHARS,
-    MAX_PATH_BYTES, MAX_REPEAT, MAX_STEP_SECONDS, MAX_TYPED_CHARS, MOUSE_BUTTONS, SCROLL_DIRECTIONS,
-    TYPE_KEY_SECONDS, TYPE_OTHER_SECONDS, Action, ActionError, LongPress, TypeText, Wait, WriteFile, seconds, shown,
-    too_many_keys,
+    ACTION_TYPES, EDIT_COMMANDS, MAX_ACTIONS, MAX_ANSWER_CHARS, MAX_COMMAND_BYTES, MAX_FILE_BYTES, MAX_HOTKEY_KEYS,
+    MAX_NAME_CHARS, MAX_PATH_BYTES, MAX_REPEAT, MAX_STEP_SECONDS, MAX_TYPED_CHARS, MOUSE_BUTTONS, SCROLL_DIRECTIONS,
+    TYPE_KEY_SECONDS, TYPE_OTHER_SECONDS, Action, ActionError, EditFile, LongPress, TypeText, Wait, WriteFile,
+    seconds, shown, too_many_keys,
 )
 
 #: characters X has no key for on its keymap (typing one costs TYPE_OTHER_SECONDS, others TYPE_KEY_SECONDS)
@@ -36,6 +36,8 @@ def check_limits(actions: list[Action], screen: tuple[int, int]) -> None:
         name, values = f"{act.action_type}()", vars(act)
         for f in fields(act):
             _check_field(act, name, f.name, values.get(f.name), f.default is None, screen)
+        if isinstance(act, EditFile):
+            _check_edit(act, name)
         if isinstance(act, TypeText):
             typed += len(act.text)
             typing += len(act.text) * TYPE_KEY_SECONDS + len(_OFF_KEYMAP.findall(act.text)) * TYPE_OTHER_SECONDS
@@ -58,7 +60,9 @@ def check_limits(actions: list[Action], screen: tuple[int, int]) -> None:
 
 
 def _check_field(act: Action, name: str, key: str, value: object, optional: bool, screen: tuple[int, int]) -> None:
-    if key in ("x", "y", "x1", "y1", "x2", "y2"):
+    if isinstance(act, EditFile) and key != "path":
+        _check_edit_field(name, key, value)
+    elif key in ("x", "y", "x1", "y1", "x2", "y2"):
         if value is None and optional:
             return
         size = screen[key.startswith("y")]
@@ -103,6 +107,42 @@ def _check_field(act: Action, name: str, key: str, value: object, optional: bool
             raise ActionError(f"{name}: {key} holds a NUL character (\\x00), which no {key} may hold")
         if key == "path" and not value.strip():
             raise ActionError(f"{name}: path is empty; give a file path relative to the workspace")
+
+
+#: the fields each EditFile command needs besides its path
+_EDIT_NEEDS = {"create": ("file_text",), "str_replace": ("old_str",), "insert": ("new_str", "insert_line")}
+
+
+def _check_edit_field(name: str, key: str, value: object) -> None:
+    """One field of an EditFile other than its path (checked as every path is)."""
+    if key == "command":
+        if value not in EDIT_COMMANDS:
+            raise ActionError(f"{name}: command must be {'/'.join(EDIT_COMMANDS)}, got {shown(value)}")
+    elif value is None:
+        return
+    elif key == "insert_line":
+        if type(value) is not int or value < 0:
+            raise ActionError(f"{name}: insert_line must be an int >= 0 (the line to insert after; 0: at the "
+                              f"top), got {shown(value)}")
+    elif key == "view_range":
+        if not (isinstance(value, tuple) and len(value) == 2 and all(type(v) is int for v in value)
+                and value[0] >= 1 and (value[1] == -1 or value[1] >= value[0])):
+            raise ActionError(f"{name}: view_range must be (first, last) 1-based line numbers, first >= 1 and "
+                              f"last -1 (to the end) or >= first, got {shown(value)}")
+    else:   # file_text, old_str, new_str: file content
+        if not isinstance(value, str):
+            raise ActionError(f"{name}: {key} must be a string, got {shown(value)}")
+        if len(value) > MAX_FILE_BYTES or len(_utf8(name, key, value)) > MAX_FILE_BYTES:
+            raise ActionError(f"{name}: {key} is over {MAX_FILE_BYTES} bytes in UTF-8; at most {MAX_FILE_BYTES} "
+                              f"bytes are accepted")
+
+
+def _check_edit(act: EditFile, name: str) -> None:
+    """The fields the edit's command needs are there."""
+    for key in _EDIT_NEEDS.get(act.command, ()):
+        if vars(act)[key] is None:
+            raise ActionError(f"{name}: command {act.command} needs {' and '.join(_EDIT_NEEDS[act.command])}; "
+                              f"{key} is missing")
 
 
 def _check_key(name: str, key: object) -> None:

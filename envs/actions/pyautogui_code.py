@@ -21,6 +21,7 @@ from .keys import normalize_key, split_hotkey
 from .model import (
     MAX_ACTIONS, MAX_REPEAT, MOUSE_BUTTONS, Action, ActionError, Click, DoubleClick, Drag, Hotkey, KeyDown, KeyUp,
     MiddleClick, MouseDown, MouseUp, MoveTo, RightClick, Scroll, TypeText, Wait, choice, seconds, shown,
+    CallUser, Finished,
 )
 
 # pyautogui's positional parameters of each function ("*keys": any number of keys)
@@ -61,9 +62,13 @@ _LINE_END = re.compile(r"\r\n|\r|\n")      # the line ends of Python's tokenizer
 _FENCE = re.compile(r"```(?:python|py)?[ \t]*\n(.*?)```", re.S)
 
 
+#: OSWorld's special answers beside pyautogui code: the task is done, cannot be done, or wait a moment
+SPECIAL_CODES = {"DONE": Finished(""), "FAIL": CallUser(""), "WAIT": Wait(1.0)}
+
+
 def looks_like_pyautogui(text: str) -> bool:
     """Whether `text` reads as pyautogui code, or Python meant as such (checked after `looks_like_uitars`)."""
-    return "pyautogui." in text or bool(_CODE_START.match(text))
+    return "pyautogui." in text or bool(_CODE_START.match(text)) or text.strip() in SPECIAL_CODES
 
 
 def parse_pyautogui(code: str, space: CoordSpace) -> list[Action]:
@@ -118,6 +123,9 @@ class _Reader:
                 continue
             if isinstance(stmt, ast.Pass) or (isinstance(stmt, ast.Expr) and isinstance(stmt.value, ast.Constant)
                                               and isinstance(stmt.value.value, str)):
+                continue
+            if isinstance(stmt, ast.Expr) and isinstance(stmt.value, ast.Name) and stmt.value.id in SPECIAL_CODES:
+                actions.append(SPECIAL_CODES[stmt.value.id])      # DONE / FAIL / WAIT, as OSWorld's agents write
                 continue
             if not isinstance(stmt, ast.Expr):
                 raise ActionError(f"line {stmt.lineno}: {self._show(stmt)} ({type(stmt).__name__}) is not allowed; "
@@ -307,8 +315,64 @@ _HANDLERS = {
 
 
 def format_pyautogui(actions, space: CoordSpace, platform: str = "computer") -> str:
-    """Typed actions as pyautogui code, one call a line, read back by parse_pyautogui."""
-    raise NotImplementedError   # (written by the formatter work of issue 16)
+    """Typed actions as pyautogui code, one call a line, read back by parse_pyautogui: coordinates in
+    `space`, strings as Python literals (repr).  pyautogui drags from the pointer: a Drag that starts
+    where the actions before it left the pointer is dragTo(end), read back as the same Drag; any other
+    is moveTo(start) then dragTo(end), read back as [MoveTo(start), the Drag]: the same motions.  A Scroll
+    is scroll(clicks) (> 0 up) or hscroll(clicks) (> 0 right).  What pyautogui cannot do (the SDK,
+    finished or call_user with text, the phone's actions) is refused with an ActionError; a Finished or
+    CallUser with no text is OSWorld's DONE or FAIL."""
+    lines = ["import pyautogui"]
+    if any(isinstance(a, Wait) for a in actions):
+        lines.append("import time")
+    pointer = None      # the pixel the code before has left the pointer at
+    for a in actions:
+        if isinstance(a, Drag) and pointer != (a.x1, a.y1):
+            lines.append(f"pyautogui.moveTo({', '.join(map(repr, space.coordinate((a.x1, a.y1))))})")
+        lines.extend(_code(a, space))
+        if isinstance(a, Drag):
+            pointer = (a.x2, a.y2)
+        elif isinstance(a, (Click, DoubleClick, RightClick, MiddleClick, MoveTo, MouseDown, MouseUp, Scroll)) \
+                and a.x is not None and a.y is not None:
+            pointer = (a.x, a.y)
+    return "\n".join(lines)
+
+
+def _code(a: Action, space: CoordSpace) -> list[str]:
+    def xy(x: int, y: int) -> str:
+        return ", ".join(map(repr, space.coordinate((x, y))))
+
+    pointer = {Click: "click", DoubleClick: "doubleClick", RightClick: "rightClick", MiddleClick: "middleClick",
+               MoveTo: "moveTo"}
+    if type(a) in pointer:
+        return [f"pyautogui.{pointer[type(a)]}({xy(a.x, a.y)})"]
+    if isinstance(a, Drag):
+        return [f"pyautogui.dragTo({xy(a.x2, a.y2)})"]
+    if isinstance(a, (MouseDown, MouseUp)):
+        args = ([xy(a.x, a.y)] if a.x is not None and a.y is not None else []) + \
+               ([f"button={a.button!r}"] if a.button != "left" else [])
+        return [f"pyautogui.{'mouseDown' if isinstance(a, MouseDown) else 'mouseUp'}({', '.join(args)})"]
+    if isinstance(a, Scroll):
+        clicks = a.amount if a.direction in ("up", "right") else -a.amount
+        at = ""
+        if a.x is not None and a.y is not None:
+            x, y = space.coordinate((a.x, a.y))
+            at = f", x={x!r}, y={y!r}"
+        return [f"pyautogui.{'scroll' if a.direction in ('up', 'down') else 'hscroll'}({clicks}{at})"]
+    if isinstance(a, TypeText):
+        return [f"pyautogui.write({a.text!r})"]
+    if isinstance(a, Hotkey):
+        return [f"pyautogui.hotkey({', '.join(map(repr, a.keys))})"]
+    if isinstance(a, (KeyDown, KeyUp)):
+        return [f"pyautogui.{'keyDown' if isinstance(a, KeyDown) else 'keyUp'}({a.key!r})"]
+    if isinstance(a, Wait):
+        return [f"time.sleep({a.seconds!r})"]
+    if isinstance(a, (Finished, CallUser)) and not a.content:
+        return ["DONE" if isinstance(a, Finished) else "FAIL"]
+    raise ActionError(f"pyautogui code: cannot write {shown(a)}: pyautogui drives the mouse and keyboard only "
+                      f"(click, doubleClick, rightClick, middleClick, moveTo, dragTo, mouseDown, mouseUp, scroll, "
+                      f"hscroll, write, hotkey, keyDown, keyUp, time.sleep), with OSWorld's DONE and FAIL for a "
+                      f"task done or impossible (no answer text)")
 
 
 def _parse_schema(output: object, space: CoordSpace, platform: str) -> list[Action]:

@@ -18,7 +18,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from .shell import OutputCap, ShellResult
-from .workspace import PathEscapeError, capped_text
+from .workspace import LISTING_ENTRIES, PathEscapeError, capped_text
 
 
 @dataclass(frozen=True)
@@ -158,6 +158,32 @@ class SSHSession:
         with self.sftp.open(target, "wb") as f:
             f.write(data)
         return len(data)
+
+    def listing(self, path: str, depth: int = 2) -> list[str]:
+        """What is in remote folder `path` down to `depth` levels, as `Workspace.listing` gives it
+        (relative paths, folders with a trailing "/", hidden ones left out), read over SFTP."""
+        folder = self.resolve(path)
+        try:
+            st = self.sftp.stat(folder)
+        except IOError:
+            raise FileNotFoundError(f"no file or folder {path!r} in the workspace") from None
+        if not stat.S_ISDIR(st.st_mode):
+            raise NotADirectoryError(f"{path!r} is not a folder")
+        out, todo = [], [(folder, "", 1)]
+        while todo and len(out) < LISTING_ENTRIES:
+            where, rel, level = todo.pop(0)
+            try:
+                entries = sorted(self.sftp.listdir_attr(where), key=lambda e: e.filename)
+            except IOError:
+                continue
+            for e in entries:
+                if e.filename.startswith("."):
+                    continue
+                is_dir = stat.S_ISDIR(e.st_mode or 0)    # (listdir_attr does not follow symlinks)
+                out.append(f"{rel}{e.filename}{'/' if is_dir else ''}")
+                if is_dir and level < depth:
+                    todo.append((posixpath.join(where, e.filename), f"{rel}{e.filename}/", level + 1))
+        return sorted(out[:LISTING_ENTRIES])
 
     def _makedirs(self, folder: str) -> None:
         missing = []

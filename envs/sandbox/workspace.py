@@ -14,6 +14,8 @@ from pathlib import Path
 SNAPSHOT_FILES = 10_000
 SNAPSHOT_FILE_BYTES = 1 << 20
 SNAPSHOT_TOTAL_BYTES = 64 << 20
+#: most entries a folder listing (`Workspace.listing`) gives
+LISTING_ENTRIES = 1000
 
 
 class PathEscapeError(PermissionError):
@@ -74,6 +76,32 @@ class Workspace:
         with os.fdopen(fd, "wb") as f:
             f.write(data)
         return len(data)
+
+    def listing(self, path: str, depth: int = 2) -> list[str]:
+        """What is in folder `path` down to `depth` levels: paths relative to it, a folder's with a
+        trailing "/", in path order, hidden ones (a name starting with ".") and what is in them left
+        out, at most LISTING_ENTRIES; symlinks are listed, not followed.  FileNotFoundError if
+        there is no `path`, NotADirectoryError if it is not a folder."""
+        folder = self.resolve(path)
+        if not folder.is_dir():
+            if folder.exists():
+                raise NotADirectoryError(f"{path!r} is not a folder")
+            raise FileNotFoundError(f"no file or folder {path!r} in the workspace")
+        out, todo = [], [(os.fspath(folder), "", 1)]
+        while todo and len(out) < LISTING_ENTRIES:
+            where, rel, level = todo.pop(0)
+            try:
+                entries = sorted(os.scandir(where), key=lambda e: e.name)
+            except OSError:
+                continue
+            for e in entries:
+                if e.name.startswith("."):
+                    continue
+                is_dir = e.is_dir(follow_symlinks=False)
+                out.append(f"{rel}{e.name}{'/' if is_dir else ''}")
+                if is_dir and level < depth:
+                    todo.append((e.path, f"{rel}{e.name}/", level + 1))
+        return sorted(out[:LISTING_ENTRIES])
 
     def _open_beneath(self, target: Path, flags: int, make_parents: bool = False) -> int:
         """Open `target` (a resolved path inside the workspace) one component at a time from the
