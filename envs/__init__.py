@@ -7,11 +7,11 @@ Env classes are imported when an env is made, not here.
 
 from hybridgym.tasks.base import SUITES
 
-from .actions import ActionError, Codec, parse_action
+from .actions import ActionError, Codec, format_actions, parse_action
 from .registration import register_all
 from .suites import SUITE_SPECS
 
-__all__ = ["ActionError", "Codec", "parse_action", "SUITE_ENTRY_POINTS", "SUITE_IDS", "SUITE_SPECS"]
+__all__ = ["ActionError", "Codec", "format_actions", "parse_action", "SUITE_ENTRY_POINTS", "SUITE_IDS", "SUITE_SPECS"]
 __version__ = "0.1.0"
 
 #: suite -> its env class ("module:Class") and its gym id

@@ -10,12 +10,14 @@ reader in the family's coordinate space (the image the agent sends resized where
 resizes it) and performs it.
 
 By default a sample: one task per suite and schema, a different one for each schema (the MiniWoB
-suite from the pages with a solver). `-m slow` plays every task with every schema.
+suite from the pages with a solver). `-m slow` plays every task with every schema
+(HYBRIDGYM_SCHEMA_ROTATIONS=k: with k of them, in turn).
 """
 
 from __future__ import annotations
 
 import json
+import os
 import zlib
 
 import pytest
@@ -55,7 +57,13 @@ def _sample() -> list[tuple[str, str]]:
 
 
 def _everything() -> list[tuple[str, str]]:
-    return [(f, t) for f in FAMILIES for s in SUITES for t in _tasks_of(s) if _expressible(f, t)]
+    """Every task with every family; with HYBRIDGYM_SCHEMA_ROTATIONS=k, every task with k families, in turn
+    (task i with families i, i+1, ... i+k-1 of FAMILIES): every task and every family, k times cheaper."""
+    families = list(FAMILIES)
+    rotations = int(os.environ.get("HYBRIDGYM_SCHEMA_ROTATIONS") or len(families))
+    ids = [t for s in SUITES for t in _tasks_of(s)]
+    return [(f, t) for i, t in enumerate(ids)
+            for f in (families[(i + r) % len(families)] for r in range(rotations)) if _expressible(f, t)]
 
 
 class _OracleVoice:

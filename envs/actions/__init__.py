@@ -1,15 +1,24 @@
 """The action codec: agent output -> typed actions, or an ActionError saying what was wrong.
 
-Accepted forms (see DESIGN.md, "The flow of one step"):
-  - UI-TARS response text: "Thought: ...\\nAction: click(point='<point>500 300</point>')"
-  - pyautogui code: "pyautogui.click(960, 540)" (read through an ast whitelist, never run)
-  - a dict: {"action_type": "click", "x": 960, "y": 540}
-  - an Action, or a list of any of these (concatenated)
+Accepted forms (see DESIGN.md, "The flow of one step", and docs/action-schemas.md): each model
+family's output, read by its schema (`schemas.py`; one module each):
+  - "seed": Seed / UI-TARS-2 XML tool calls "<seed:tool_call><function=click>..." (seed.py)
+  - "openai": OpenAI computer_call items, Responses-API output (openai_cua.py)
+  - "anthropic": Anthropic tool_use blocks of computer, bash and the text editor (anthropic_cua.py)
+  - "qwen": Qwen "<tool_call>{"name": "computer_use", ...}</tool_call>" (qwen.py)
+  - "uitars": UI-TARS text "Thought: ...\nAction: click(point='<point>500 300</point>')" (uitars.py)
+  - "pyautogui": "pyautogui.click(960, 540)" (read through an ast whitelist, never run)
+  - "dict": {"action_type": "click", "x": 960, "y": 540}
+  - an Action, or a list of any of these (concatenated; a vendor's list of output items or
+    content blocks is read as one reply)
+`Codec(schema="auto")` tells them apart; a schema's name forces it.  `Codec.format` is the
+reverse: typed actions written in a schema.
 
-Coordinates: `coords` names the mode of UI-TARS text and pyautogui code
-("relative" 0..1000, "absolute" screenshot pixels, "smart_resize" pixels of the
-Qwen2.5-VL resized image).  Left as None, each form keeps its usual mode: UI-TARS
-text relative, pyautogui code absolute.  Dicts are always absolute pixels.
+Coordinates: each schema has its coordinate space (`Schema.coords`: Seed and UI-TARS text
+"relative" 0..1000, Qwen "smart_resize" pixels of the Qwen2.5-VL resized image, the others
+"absolute" pixels); `coords` changes it for the text schemas, and `image_size` says the
+screenshot was sent resized (pixels are then the resized image's).  Dicts are always absolute
+pixels of the screenshot.
 
 `platform` decides what UI-TARS's shared vocabulary means: on "mobile" click is a
 Tap, drag a Swipe and scroll a finger Swipe (other computer actions pass unchanged,

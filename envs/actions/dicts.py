@@ -100,14 +100,23 @@ def _check(kind: str, key: str, value: object, accepted: str):
         return value
     if key in ("seconds", "duration"):
         return seconds(value, f"{kind}: {key!r} must be")
+    if key == "insert_line":
+        if type(value) is not int or value < 0:
+            raise ActionError(f"{kind}: 'insert_line' must be an int line number >= 0, got {shown(value)}")
+        return value
+    if key == "view_range":
+        if not (isinstance(value, (list, tuple)) and len(value) == 2 and all(type(v) is int for v in value)):
+            raise ActionError(f"{kind}: 'view_range' must be [first line, last line or -1], got {shown(value)}")
+        return tuple(value)
     if not isinstance(value, str):
         raise ActionError(f"{kind}: {key!r} must be a string, got {shown(value)}; {accepted}")
     return value
 
 
 def format_dict(actions, space: CoordSpace, platform: str = "computer") -> list[dict]:
-    """Typed actions as dicts ({"action_type": ..., fields}), read back by parse_dict."""
-    return [a.to_dict() for a in actions]
+    """Typed actions as dicts ({"action_type": ..., fields}, a field left out where it is None, its
+    default), read back by parse_dict."""
+    return [{k: v for k, v in a.to_dict().items() if v is not None} for a in actions]
 
 
 def _parse_schema(output: object, space: CoordSpace, platform: str) -> list[Action]:

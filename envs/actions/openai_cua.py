@@ -11,7 +11,8 @@ finished, the phone's long_press, swipe, open_app, press_home, press_back; `func
 their points [x, y] in the same pixels.  A `local_shell_call` `{"action": {"type": "exec",
 "command": [argv...], "working_directory": ..., "env": {...}}}` runs its argv (shell-quoted) in the
 terminal, after a `cd` to its working_directory and with its env set; its timeout_ms and user are
-not used.  (`Codec` hands a list to this reader item by item, so there a message item is read alone.)
+not used.  (`Codec` hands a list of output items to this reader whole, so a message item beside a
+call is commentary there too.)
 
 Coordinates are pixels of the screenshot as the model was sent it (scaled to the screen when the
 image was resized).  The actions:
