@@ -87,20 +87,39 @@ class Workspace:
             if folder.exists():
                 raise NotADirectoryError(f"{path!r} is not a folder")
             raise FileNotFoundError(f"no file or folder {path!r} in the workspace")
-        out, todo = [], [(os.fspath(folder), "", 1)]
-        while todo and len(out) < LISTING_ENTRIES:
-            where, rel, level = todo.pop(0)
+        # walked by file descriptors, opening no symlink: a program of the agent's that swaps a folder
+        # for a symlink meanwhile gets that folder skipped, never listed from outside
+        nofollow = os.O_RDONLY | os.O_DIRECTORY | os.O_NOFOLLOW | os.O_CLOEXEC
+        try:
+            top = os.open(self.root, nofollow)
+            for part in folder.relative_to(self.root).parts:
+                inner = os.open(part, nofollow, dir_fd=top)
+                os.close(top)
+                top = inner
+        except OSError:
+            raise FileNotFoundError(f"no folder {path!r} in the workspace") from None
+        out, todo = [], [(top, "", 1)]
+        while todo:
+            fd, rel, level = todo.pop(0)
             try:
-                entries = sorted(os.scandir(where), key=lambda e: e.name)
-            except OSError:
-                continue
-            for e in entries:
-                if e.name.startswith("."):
+                if len(out) >= LISTING_ENTRIES:
                     continue
-                is_dir = e.is_dir(follow_symlinks=False)
-                out.append(f"{rel}{e.name}{'/' if is_dir else ''}")
-                if is_dir and level < depth:
-                    todo.append((e.path, f"{rel}{e.name}/", level + 1))
+                with os.scandir(fd) as it:
+                    entries = sorted(it, key=lambda e: e.name)
+                for e in entries:
+                    if e.name.startswith("."):
+                        continue
+                    is_dir = e.is_dir(follow_symlinks=False)
+                    out.append(f"{rel}{e.name}{'/' if is_dir else ''}")
+                    if is_dir and level < depth:
+                        try:
+                            todo.append((os.open(e.name, nofollow, dir_fd=fd), f"{rel}{e.name}/", level + 1))
+                        except OSError:
+                            pass
+            except OSError:
+                pass
+            finally:
+                os.close(fd)
         return sorted(out[:LISTING_ENTRIES])
 
     def _open_beneath(self, target: Path, flags: int, make_parents: bool = False) -> int:
