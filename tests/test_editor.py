@@ -58,6 +58,25 @@ def test_view_of_a_folder_lists_two_levels_without_hidden_ones(ws):
     assert "does not exist" in refused(Editor(), ws, "view", "nope")
 
 
+def test_a_long_folder_listing_says_where_it_stops(ws):
+    for i in range(1003):
+        ws.write_text(f"f{i:04d}", "")
+    lines = run(ws, "view", ".").splitlines()
+    assert len(lines) == 2 + 1000 + 1 and lines[-1].startswith("(the listing stops at 1000 entries")
+    assert "stops at" not in run(ws, "view", "f0001")
+
+
+def test_a_folder_swapped_for_a_symlink_is_not_listed_from_outside(ws, tmp_path):
+    ws.write_text("inner/a.txt", "x")
+    outside = tmp_path / "secret"
+    outside.mkdir()
+    (outside / "private.key").write_text("k")
+    (ws.root / "link").symlink_to(outside)
+    assert "private.key" not in run(ws, "view", ".")        # listed as a name, not followed
+    with pytest.raises(PathEscapeError):
+        ws.listing("link")
+
+
 def test_create_makes_a_file_and_refuses_an_existing_one(ws):
     assert run(ws, "create", "new/dir/f.txt", file_text="hi\n") == "File created successfully at: new/dir/f.txt"
     assert ws.read_text("new/dir/f.txt") == "hi\n"

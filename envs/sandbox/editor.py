@@ -25,6 +25,7 @@ from __future__ import annotations
 from typing import Protocol
 
 from ..actions.model import EDIT_COMMANDS, ActionError, EditFile
+from .workspace import LISTING_ENTRIES
 
 #: lines shown around an edit
 SNIPPET_LINES = 4
@@ -72,8 +73,10 @@ class Editor:
                 raise ActionError("The `view_range` parameter is not allowed when `path` points to a directory.")
             folder = a.path.rstrip("/") or "/"
             shown = "\n".join(f"{folder}/{entry}" if folder != "/" else f"/{entry}" for entry in entries)
+            cut = (f"\n(the listing stops at {LISTING_ENTRIES} entries; view a subfolder for the rest)"
+                   if len(entries) >= LISTING_ENTRIES else "")
             return (f"Here's the files and directories up to 2 levels deep in {a.path}, excluding hidden "
-                    f"items:\n{folder}\n{shown}")
+                    f"items:\n{folder}\n{shown}{cut}")
         lines, _ = _lines(self._read(a.path, ws, editing=False))
         first = 1
         if a.view_range is not None:
