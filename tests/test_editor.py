@@ -195,5 +195,15 @@ def test_seed_calls_edit_a_workspace_file_through_the_env():
         *_, info = env.step("<function=str_replace_editor><parameter=command>undo_edit</parameter>"
                             "<parameter=path>notes/plan.txt</parameter></function>")
         assert "No edit history found" in info["action_error"]
+        # the attacks: read the host's files, write beside the workspace, list the host's folders
+        root = env.unwrapped.sandbox.workspace.root
+        for command, path, extra in (("view", "/etc/passwd", ""), ("view", "/", ""),
+                                     ("create", "../escape.txt", "<parameter=file_text>x</parameter>"),
+                                     ("create", "/tmp/escape.txt", "<parameter=file_text>x</parameter>")):
+            obs, *_, info = env.step(f"<function=str_replace_editor><parameter=command>{command}</parameter>"
+                                     f"<parameter=path>{path}</parameter>{extra}</function>")
+            assert info["action_error"] and "outside the workspace" in info["action_error"], (path, info)
+            assert "root:" not in obs["sdk_output"] and info.get("error") is None
+        assert not (root.parent / "escape.txt").exists() and not Path("/tmp/escape.txt").exists()
     finally:
         env.close()

@@ -108,9 +108,7 @@ class Codec:
         self._forced = None if schema == "auto" else get_schema(schema)
         self._sizes = (min_pixels, max_pixels)
         self._spaces: dict[str, CoordSpace] = {}
-        self.text_space = self.space("uitars")
-        self.code_space = self.space("pyautogui")
-        self.dict_space = self.space("dict")
+        CoordSpace(self.screen, CoordMode.ABSOLUTE, image=self.image_size)   # the sizes are checked now, not at a step
 
     def space(self, schema: str) -> CoordSpace:
         """The coordinate space a schema's numbers are read in by this codec."""
