@@ -1,10 +1,14 @@
 """Game suite benchmark: random and scripted scores (the normalized-score baselines), virtual-time
 speed-up, step and reset latency, and a same-seed determinism check, per game.
 
-    .venv/bin/python benchmarks/bench_games.py --seeds 2 --out benchmarks/results/games.json --write-baselines
+    .venv/bin/python benchmarks/bench_games.py --seeds 2 --out benchmarks/results/games.json
+    .venv/bin/python benchmarks/bench_games.py --seeds 12 --first-seed 1000 --baselines-only \
+        --out benchmarks/results/game_baselines_run.json --write-baselines
 
---write-baselines stores {game: {random, scripted}} in tasks/game_baselines.json, which
-`hybridgym bench` uses for the normalized score (0 = random, 100 = scripted).
+--write-baselines stores {game: {random, scripted, their spread, seeds}} in tasks/game_baselines.json,
+which `hybridgym bench` uses for the normalized score (0 = random, 100 = scripted). The baselines are
+played on held-out seeds (from --first-seed: 1000 is the first test seed), so that a bench run on its
+default seeds 0, 1, ... is not scored against its own episodes.
 """
 
 from __future__ import annotations
@@ -13,6 +17,7 @@ import argparse
 import hashlib
 import json
 import statistics
+import sys
 import time
 from pathlib import Path
 
@@ -52,18 +57,23 @@ def play(env, task_id: str, seed: int, agent: str, max_steps: int | None = None)
             "reset_s": None}
 
 
-def bench_game(env, name: str, seeds: int) -> dict:
+def bench_game(env, name: str, seeds: int, first_seed: int = 0, baselines_only: bool = False) -> dict:
     task = GAME_TASKS[name]()
     tid = task.id
-    res = {"game": name, "step_ms": task.step_ms, "max_steps": task.max_steps, "target": task.target}
-    scripted = [play(env, tid, s, "scripted") for s in range(seeds)]
-    random_ = [play(env, tid, s, "random") for s in range(seeds)]
+    res = {"game": name, "step_ms": task.step_ms, "max_steps": task.max_steps, "target": task.target,
+           "seeds": list(range(first_seed, first_seed + seeds))}
+    scripted = [play(env, tid, s, "scripted") for s in res["seeds"]]
+    random_ = [play(env, tid, s, "random") for s in res["seeds"]]
     res["scripted_scores"] = [r["score"] for r in scripted]
     res["random_scores"] = [r["score"] for r in random_]
-    res["scripted_mean"] = statistics.mean(res["scripted_scores"])
-    res["random_mean"] = statistics.mean(res["random_scores"])
+    for who in ("scripted", "random"):
+        scores = res[f"{who}_scores"]
+        res[f"{who}_mean"] = statistics.mean(scores)
+        res[f"{who}_std"] = round(statistics.stdev(scores), 3) if len(scores) > 1 else 0.0
     steps = [s for r in scripted + random_ for s in r["step_s"]]
     res["step_ms_median"] = round(statistics.median(steps) * 1000, 1)
+    if baselines_only:
+        return res
     # speed-up under no-op steps: game time advanced / wall time, observation included
     noop = play(env, tid, 0, "noop", max_steps=60)
     res["noop_steps"] = noop["steps"]
@@ -91,7 +101,9 @@ def bench_game(env, name: str, seeds: int) -> dict:
 
 def main() -> None:
     p = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    p.add_argument("--seeds", type=int, default=2)
+    p.add_argument("--seeds", type=int, default=2, help="episodes per game and player")
+    p.add_argument("--first-seed", type=int, default=0, help="the first seed (1000: the first test seed)")
+    p.add_argument("--baselines-only", action="store_true", help="only the random and scripted scores")
     p.add_argument("--game", action="append")
     p.add_argument("--out", default="benchmarks/results/games.json")
     p.add_argument("--write-baselines", action="store_true")
@@ -100,24 +112,26 @@ def main() -> None:
     rows = []
     try:
         for name in args.game or sorted(GAME_TASKS):
-            r = bench_game(env, name, args.seeds)
+            r = bench_game(env, name, args.seeds, args.first_seed, args.baselines_only)
             rows.append(r)
             print(json.dumps(r), flush=True)
     finally:
         env.close()
-    head = ["game", "step_ms", "random_mean", "scripted_mean", "speedup_noop_steps", "speedup_clock_only",
-            "step_ms_median", "reset_ms_median", "deterministic"]
+    head = ["game", "step_ms", "random_mean", "random_std", "scripted_mean", "scripted_std", "step_ms_median"]
+    if not args.baselines_only:
+        head += ["speedup_noop_steps", "speedup_clock_only", "reset_ms_median", "deterministic"]
     print(" | ".join(head))
     for r in rows:
         print(" | ".join(str(r[k]) for k in head))
     Path(args.out).parent.mkdir(parents=True, exist_ok=True)
-    Path(args.out).write_text(json.dumps({"command": f"python benchmarks/bench_games.py --seeds {args.seeds}",
+    Path(args.out).write_text(json.dumps({"command": "python benchmarks/bench_games.py " + " ".join(sys.argv[1:]),
                                           "date": time.strftime("%Y-%m-%d %H:%M"), "results": rows}, indent=2) + "\n")
     if args.write_baselines:
         base = json.loads(BASELINES_FILE.read_text()) if BASELINES_FILE.exists() else {}
         for r in rows:
-            base[r["game"]] = {"random": r["random_mean"], "scripted": r["scripted_mean"], "seeds": args.seeds,
-                               "max_steps": r["max_steps"]}
+            base[r["game"]] = {"random": r["random_mean"], "scripted": r["scripted_mean"],
+                               "random_std": r["random_std"], "scripted_std": r["scripted_std"],
+                               "seeds": len(r["seeds"]), "first_seed": r["seeds"][0], "max_steps": r["max_steps"]}
         BASELINES_FILE.write_text(json.dumps(base, indent=2, sort_keys=True) + "\n")
 
 

@@ -1,4 +1,5 @@
-"""The `hybridgym` command: list tasks, run one episode with screenshots, benchmark agents on suites.
+"""The `hybridgym` command: list tasks, run one episode, benchmark agents on suites (recorded, on N workers,
+resumable), and read runs: report (HTML), replay (check a trajectory again), export (training data).
 
 Agents (`--agent`, a comma-separated list for bench): the built-in ones (oracle, random, noop, adversary,
 adversary:<cheat>), "chat" (a model behind an OpenAI-compatible endpoint: `--base-url`, `--model`,
@@ -136,35 +137,34 @@ def cmd_list(args) -> int:
 
 
 def cmd_run(args) -> int:
-    import numpy as np
-    from PIL import Image
-
     import hybridgym  # noqa: F401
     from hybridgym.agents import run_episode
+    from hybridgym.trajectory import RecordTrajectory
     try:
         agent = _make_agent(args.agent, args)
     except AgentSpecError as e:
         print(e, file=sys.stderr)
         return 2
-    out = Path(args.out)
-    out.mkdir(parents=True, exist_ok=True)
-    env = gym.make(f"hybridgym/{args.task.split('/', 1)[-1]}")
+    env = RecordTrajectory(gym.make(f"hybridgym/{args.task.split('/', 1)[-1]}"), args.out, agent=agent,
+                           image_format=args.image_format)
     try:
-        def save(step, obs, info):
-            Image.fromarray(obs["screenshot"]).save(out / f"step-{step:03d}.png")
+        def show(step, obs, info):
             print(f"step {step}: actions={info['actions']} error={info['action_error']} "
                   f"step_s={info['timings']['step_s']:.3f}", flush=True)
-        summary = run_episode(env, agent, args.seed, on_step=save)
-        Image.fromarray(np.asarray(env.unwrapped.frame)).save(out / "final.png")
+        summary = run_episode(env, agent, args.seed, on_step=show)
+        summary["episode"] = env.last_episode.name
     finally:
         env.close()
-    print(json.dumps(summary))
+    print(f"trajectory: {env.last_episode} (hybridgym replay / report / export read it)", file=sys.stderr)
+    print(json.dumps(summary, ensure_ascii=False))
     return 0 if summary["error"] is None else 1
 
 
 def cmd_bench(args) -> int:
+    import functools
+
     import hybridgym  # noqa: F401
-    from hybridgym.agents import run_episode
+    from hybridgym.runs import RESULTS, run_benchmark
     from hybridgym.tasks.base import SUITES, TASKS
     if _unknown_suite(args.suite):
         return 2
@@ -174,45 +174,48 @@ def cmd_bench(args) -> int:
     except AgentSpecError as e:
         print(e, file=sys.stderr)
         return 2
+    names = [a.name for a in agents]
+    twice = sorted({n for n in names if names.count(n) > 1})
+    if twice:
+        print(f"--agent names {', '.join(twice)} more than once: each agent's episodes are told apart by its "
+              f"name", file=sys.stderr)
+        return 2
+    if args.workers < 1:
+        print(f"--workers must be at least 1, got {args.workers}", file=sys.stderr)
+        return 2
     tasks = sorted((t for t in TASKS.values() if t.suite in suites and (not args.task or t.id == args.task)),
                    key=lambda t: t.id)
     if not tasks:
         print("no task matches", file=sys.stderr)
         return 2
+    results_path = Path(args.out) if args.out else (Path(args.record) / RESULTS if args.record else None)
+    if (results_path is not None and not args.resume and not args.force and results_path.is_file()
+            and results_path.stat().st_size and args.record):
+        print(f"{results_path} already holds results: pass --resume to play only the episodes it lacks, or "
+              f"--force to start over", file=sys.stderr)
+        return 2
     seeds = list(range(args.seed, args.seed + args.episodes))
-    results = []
-    if args.out:
-        Path(args.out).parent.mkdir(parents=True, exist_ok=True)
-    out = open(args.out, "w") if args.out else None
-    envs = _envs_for(sorted({t.suite for t in tasks}))
-    try:
-        for task in tasks:
-            for agent in agents:
-                if agent.name == "oracle" and not task.has_oracle:
-                    continue   # MiniWoB tasks without a scripted solver
-                for seed in seeds:
-                    envs[task.suite].unwrapped.set_action_format()   # auto: a chat agent sets its own at reset
-                    r = run_episode(envs[task.suite], agent, seed, task=task.id)
-                    results.append(r)
-                    if out:
-                        out.write(json.dumps(r, ensure_ascii=False) + "\n")
-                        out.flush()
-                    if args.verbose:
-                        print(json.dumps(r, ensure_ascii=False), flush=True)
-    finally:
-        for env in envs.values():
-            env.close()
-        if out:
-            out.close()
+    results, new = run_benchmark(tasks, agents, seeds, make_agents=functools.partial(make_agents, args),
+                                 out=args.out, record=args.record, workers=args.workers, resume=args.resume,
+                                 progress=not args.no_progress, verbose=args.verbose,
+                                 image_format=args.image_format)
     _print_table(results)
-    return 0
+    crashed = [r for r in new if r.get("traceback")]
+    for r in crashed[:10]:
+        print(f"episode {r['task_id']} / {r['agent']} / seed {r['seed']} raised: {r['error']}", file=sys.stderr)
+    if results_path is not None:
+        where = results_path.parent if results_path.name == RESULTS else results_path.with_suffix("")
+        print(f"results: {results_path}; summary: {where}{'/summary' if results_path.name == RESULTS else ''}"
+              f".md and .csv" + (f"; trajectories: {args.record} (hybridgym report {args.record})"
+                                 if args.record else ""), file=sys.stderr)
+    return 1 if crashed else 0
 
 
 def _print_table(results) -> None:
     groups = defaultdict(list)
     for r in results:
         groups[(r["task_id"], r["agent"])].append(r)
-    head = (f"{'task':42s} {'agent':7s} {'n':>3s} {'success':>8s} {'reward':>8s} {'steps':>6s} {'wall_s':>7s}"
+    head = (f"{'task':42s} {'agent':9s} {'n':>3s} {'success':>8s} {'reward':>8s} {'steps':>6s} {'wall_s':>7s}"
             f" {'norm':>6s}")
     print(head)
     print("-" * len(head))
@@ -220,16 +223,33 @@ def _print_table(results) -> None:
         n = len(rs)
         norms = [r["normalized_score"] for r in rs if r.get("normalized_score") is not None]
         norm = f"{sum(norms) / len(norms):6.0f}" if norms else f"{'':6s}"
-        print(f"{task:42s} {agent:7s} {n:3d} {sum(r['success'] for r in rs) / n:8.0%} "
-              f"{sum(r['reward'] for r in rs) / n:8.2f} {sum(r['steps'] for r in rs) / n:6.1f} "
-              f"{sum(r['wall_s'] for r in rs) / n:7.2f} {norm}")
+        walls = [r["wall_s"] for r in rs if r.get("wall_s") is not None]
+        print(f"{task:42s} {agent:9s} {n:3d} {sum(bool(r['success']) for r in rs) / n:8.0%} "
+              f"{sum(r.get('reward') or 0 for r in rs) / n:8.2f} {sum(r.get('steps') or 0 for r in rs) / n:6.1f} "
+              f"{sum(walls) / max(1, len(walls)):7.2f} {norm}")
     by_agent = defaultdict(list)
     for r in results:
-        by_agent[r["agent"]].append(r["success"])
+        by_agent[r["agent"]].append(bool(r["success"]))
     print("-" * len(head))
     print("norm: game score normalized to 0 = random agent, 100 = scripted player (tasks/game_baselines.json)")
     for agent, s in sorted(by_agent.items()):
-        print(f"{'all tasks':42s} {agent:7s} {len(s):3d} {sum(s) / len(s):8.0%}")
+        print(f"{'all tasks':42s} {agent:9s} {len(s):3d} {sum(s) / len(s):8.0%}")
+
+
+def cmd_report(args) -> int:
+    from hybridgym.report import main as report_main
+    return report_main([args.run_dir] + (["--out", args.out] if args.out else [])
+                       + (["--title", args.title] if args.title else []))
+
+
+def cmd_replay(args) -> int:
+    from hybridgym.replay import main as replay_main
+    return replay_main(list(args.traj) + ["--mode", args.mode] + (["--json"] if args.json else []))
+
+
+def cmd_export(argv: list[str]) -> int:
+    from hybridgym.export import main as export_main
+    return export_main(argv)
 
 
 def main(argv=None) -> int:
@@ -237,11 +257,12 @@ def main(argv=None) -> int:
     sub = p.add_subparsers(dest="cmd", required=True)
     pl = sub.add_parser("list", help="list tasks by suite")
     pl.add_argument("--suite")
-    pr = sub.add_parser("run", help="run one episode and save each step's screenshot")
+    pr = sub.add_parser("run", help="run one episode and record its trajectory (screenshots, actions, result)")
     pr.add_argument("--task", required=True, help="task id, e.g. browser.todo-add-v0")
     pr.add_argument("--agent", default="oracle", help="oracle, random, noop, adversary[:cheat], chat or module:Class")
     pr.add_argument("--seed", type=int, default=0)
-    pr.add_argument("--out", default="runs/latest")
+    pr.add_argument("--out", default="runs/latest", help="the run folder; the episode is a folder in it")
+    pr.add_argument("--image-format", default="png", choices=["png", "webp"], help="screenshots, lossless")
     _agent_options(pr)
     pb = sub.add_parser("bench", help="score agents on suites; one JSON line per episode")
     pb.add_argument("--suite", help="computer, browser, mobile, game or miniwob (default: all)")
@@ -251,11 +272,35 @@ def main(argv=None) -> int:
                          "(with --base-url, --model, --schema) or module:Class (an agent class of your own)")
     pb.add_argument("--episodes", type=int, default=1, help="episodes per task and agent")
     pb.add_argument("--seed", type=int, default=0, help="first seed")
-    pb.add_argument("--out", help="JSON-lines file")
-    pb.add_argument("-v", "--verbose", action="store_true")
+    pb.add_argument("--out", help="JSON-lines file of results (default with --record: DIR/results.jsonl); the "
+                                  "summary is written beside it as .md and .csv")
+    pb.add_argument("--record", metavar="DIR",
+                    help="record every episode's trajectory in DIR (and the results and summary there)")
+    pb.add_argument("--image-format", default="png", choices=["png", "webp"], help="--record: screenshots, lossless")
+    pb.add_argument("--workers", type=int, default=1,
+                    help="play episodes on N worker processes, each with its own envs (default 1: here)")
+    pb.add_argument("--resume", action="store_true",
+                    help="keep the results already in the output and play only the episodes they lack")
+    pb.add_argument("--force", action="store_true", help="--record: start over in a folder that holds results")
+    pb.add_argument("--no-progress", action="store_true", help="no progress bar")
+    pb.add_argument("-v", "--verbose", action="store_true", help="print each episode's result line")
     _agent_options(pb)
+    prp = sub.add_parser("report", help="write a static HTML report of a run's trajectories")
+    prp.add_argument("run_dir", help="a bench --record folder (or any folder of trajectories)")
+    prp.add_argument("--out", help="the report's folder (default RUN_DIR/report)")
+    prp.add_argument("--title")
+    prl = sub.add_parser("replay", help="play recorded episodes again and say whether reward and check agree")
+    prl.add_argument("traj", nargs="+", help="an episode folder or a run folder")
+    prl.add_argument("--mode", default="parsed", choices=["parsed", "raw"],
+                     help="send the parsed actions (default) or what the agent sent, in its schema")
+    prl.add_argument("--json", action="store_true", help="one JSON line per episode")
+    sub.add_parser("export", help="training data from a run: SFT chat data or a Parquet dataset "
+                                  "(hybridgym export --help)", add_help=False)
+    argv = list(sys.argv[1:] if argv is None else argv)
+    if argv[:1] == ["export"]:    # its options are the export module's own
+        return cmd_export(argv[1:])
     args = p.parse_args(argv)
-    return {"list": cmd_list, "run": cmd_run, "bench": cmd_bench}[args.cmd](args)
+    return {"list": cmd_list, "run": cmd_run, "bench": cmd_bench, "report": cmd_report, "replay": cmd_replay}[args.cmd](args)
 
 
 if __name__ == "__main__":

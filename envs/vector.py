@@ -48,7 +48,8 @@ TRANSPORTS = ("raw", "png", "jpeg", "auto")
 
 #: keyword arguments of make_ray_vector that configure the vector env; every other one goes to gym.make
 VECTOR_KWARGS = ("address", "resources", "num_cpus", "autoreset_mode", "transport", "jpeg_quality",
-                 "call_timeout_s", "start_timeout_s", "ray_init_kwargs")
+                 "call_timeout_s", "start_timeout_s", "ray_init_kwargs", "record_dir", "record_agent",
+                 "record_image_format")
 
 
 def _ray():
@@ -181,6 +182,7 @@ class _Pending:
     kind: str          # "step" | "reset"
     deadline: float
     sent_at: float
+    action: Any = None
 
 
 class RayVectorEnv(VectorEnv):
@@ -216,13 +218,19 @@ class RayVectorEnv(VectorEnv):
     num_cpus: CPUs reserved per actor (default 0: a sandbox is mostly waiting).
     transport: "raw", "png", "jpeg" or "auto" (compress only across nodes).
     jpeg_quality: 1-100. call_timeout_s / start_timeout_s: time-outs of a reset/step and of an actor's start.
+    record_dir: record every sub-env's episodes as trajectories in this folder (`hybridgym.trajectory`),
+    written here on the driver from what the actors send back (so it works across nodes), for `step` and
+    `send`/`recv` alike; a fault ends the episode's trajectory with its error. record_agent: the agent
+    name in them; record_image_format: "png" or "webp" (lossless).
     """
 
     def __init__(self, env_id: str, num_envs: int, *, env_kwargs: dict | None = None,
                  address: str | None = None, resources: Mapping[str, float] | None = None,
                  num_cpus: float = 0, autoreset_mode: AutoresetMode | str = AutoresetMode.NEXT_STEP,
                  transport: str = "auto", jpeg_quality: int = 90, call_timeout_s: float = 120.0,
-                 start_timeout_s: float = 180.0, ray_init_kwargs: dict | None = None):
+                 start_timeout_s: float = 180.0, ray_init_kwargs: dict | None = None,
+                 record_dir: str | os.PathLike | None = None, record_agent: str = "policy",
+                 record_image_format: str = "png"):
         if num_envs < 1:
             raise ValueError(f"num_envs must be at least 1, got {num_envs}")
         if transport not in TRANSPORTS:
@@ -277,6 +285,12 @@ class RayVectorEnv(VectorEnv):
         self._autoreset = np.zeros(self.num_envs, dtype=bool)
         self._observations = create_empty_array(self.single_observation_space, self.num_envs)
         self.closed = False
+        self._recorder = None
+        self._writers: list[Any] = [None] * self.num_envs
+        self.record_agent = record_agent
+        if record_dir is not None:
+            from .trajectory import Recorder
+            self._recorder = Recorder(record_dir, image_format=record_image_format)
         try:
             for i in range(self.num_envs):
                 self.actors[i], self.tokens[i] = self._spawn()
@@ -364,7 +378,7 @@ class RayVectorEnv(VectorEnv):
         else:
             ref = actor.step.remote(action, self.autoreset_mode == AutoresetMode.SAME_STEP)
         now = time.monotonic()
-        self._pending[i] = _Pending(ref, kind, now + self.call_timeout_s, now)
+        self._pending[i] = _Pending(ref, kind, now + self.call_timeout_s, now, action)
 
     def _finish(self, i: int, result: Any = None, error: BaseException | None = None) -> Transition:
         """Turn a sub-env's answer (or its fault) into a Transition and update its state."""
@@ -377,11 +391,17 @@ class RayVectorEnv(VectorEnv):
             obs, info = result
             obs = _decode_obs(obs)
             self._obs[i], self._autoreset[i] = obs, False
+            self._record_reset(i, obs, info)
             return Transition(i, obs, 0.0, False, False, info)
         obs, reward, terminated, truncated, info, final = result
         obs = _decode_obs(obs)
         if final is not None:   # SAME_STEP: the actor has already reset
-            info = {**info, "final_obs": _decode_obs(final[0]), "final_info": final[1]}
+            final_obs = _decode_obs(final[0])
+            self._record_step(i, p.action, final_obs, reward, terminated, truncated, final[1])
+            self._record_reset(i, obs, info)
+            info = {**info, "final_obs": final_obs, "final_info": final[1]}
+        else:
+            self._record_step(i, p.action, obs, reward, terminated, truncated, info)
         self._obs[i] = obs
         self._autoreset[i] = (terminated or truncated) and self.autoreset_mode == AutoresetMode.NEXT_STEP
         return Transition(i, obs, reward, terminated, truncated, info)
@@ -391,14 +411,40 @@ class RayVectorEnv(VectorEnv):
         message = f"sub-env {i}'s actor {reason} ({type(error).__name__}: {str(error)[:300]}); replaced"
         took = self._replace(i)
         info: dict[str, Any] = {"error": message, "replaced": True, "replace_s": took}
+        if self._writers[i] is not None and not self._writers[i].ended:
+            self._writers[i].end({"error": message})
         last = self._obs[i]
         if self.autoreset_mode == AutoresetMode.SAME_STEP:
             obs, reset_info = self._call(i, "reset", None, None)
             info = {**reset_info, **info, "final_obs": last, "final_info": {"error": message}}
             self._obs[i], self._autoreset[i] = obs, False
+            self._record_reset(i, obs, reset_info)
             return Transition(i, obs, 0.0, False, True, info)
         self._autoreset[i] = True   # NEXT_STEP: the next step resets the new actor
         return Transition(i, last, 0.0, False, True, info)
+
+    # -- recording ----------------------------------------------------------------------
+    def _record_reset(self, i: int, obs: Any, info: dict) -> None:
+        if self._recorder is None:
+            return
+        if self._writers[i] is not None:
+            self._writers[i].abort()
+        settings = {"env_id": self.env_id, "env_kwargs": self.env_kwargs, "vector_index": i, "node": self.nodes[i]}
+        self._writers[i] = self._recorder.begin(obs, info, agent=self.record_agent, settings=settings)
+
+    def _record_step(self, i: int, action: Any, obs: Any, reward: float, terminated: bool, truncated: bool,
+                     info: dict) -> None:
+        writer = self._writers[i]
+        if writer is None or writer.ended:
+            return
+        writer.step(action, obs, reward, terminated, truncated, info)
+        if terminated or truncated:
+            writer.end(info)
+
+    @property
+    def record_folders(self) -> list:
+        """The trajectory folder of each sub-env's current (or last) episode, when recording."""
+        return [None if w is None else w.folder for w in self._writers]
 
     def _call(self, i: int, method: str, *args) -> Any:
         """A blocking call to sub-env i with the time-out (used for resets after a fault)."""
@@ -558,6 +604,11 @@ class RayVectorEnv(VectorEnv):
                     self._reap_node(node, token, pid)   # whatever a hung or dead actor left running
         self.actors = []
         self._pending = {}
+        for w in getattr(self, "_writers", []):
+            if w is not None:
+                w.abort()
+        if getattr(self, "_recorder", None) is not None:
+            self._recorder.close()
         if getattr(self, "_owns_ray", False) and ray.is_initialized():
             ray.shutdown()
             self._owns_ray = False

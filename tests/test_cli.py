@@ -1,4 +1,4 @@
-"""The hybridgym command: list, run (screenshots saved), bench (JSON lines and a table)."""
+"""The hybridgym command: list, bench (JSON lines and a table); run and bench --record: tests/test_trajectory.py."""
 
 from __future__ import annotations
 
@@ -13,14 +13,6 @@ def test_list_shows_every_suite(capsys):
     for suite in ("computer", "browser", "mobile", "game"):
         assert f"{suite} (" in out
     assert "hybridgym/browser.todo-add-v0" in out
-
-
-def test_run_saves_a_png_per_step(tmp_path, capsys):
-    assert main(["run", "--task", "computer.find-order-total-v1", "--agent", "oracle", "--out", str(tmp_path)]) == 0
-    pngs = sorted(p.name for p in tmp_path.glob("*.png"))
-    assert "step-001.png" in pngs and "final.png" in pngs
-    summary = json.loads(capsys.readouterr().out.strip().splitlines()[-1])
-    assert summary["success"] is True
 
 
 def test_bench_writes_json_lines_and_a_table(tmp_path, capsys):

@@ -171,6 +171,29 @@ def test_same_step_autoreset_returns_the_final_observation_in_info(local_ray):
         v.close()
 
 
+def test_the_ray_vector_env_records_every_episode_on_the_driver(local_ray, tmp_path):
+    from hybridgym.trajectory import load_run
+    v = RayVectorEnv(GAME, 2, env_kwargs={"max_steps": 3}, record_dir=tmp_path, record_agent="policy",
+                     autoreset_mode="SameStep")
+    try:
+        v.reset(seed=20)
+        for _ in range(3):                      # both end at step 3 and are reset in the same step
+            v.step([{"action_type": "hotkey", "keys": ["up"]}, NOOP])
+        v.send({0: NOOP})                       # the next episodes, through send/recv
+        [t] = v.recv(min_num=1, timeout=60)
+        last = t.obs["screenshot"]
+        folders = v.record_folders
+    finally:
+        v.close()
+    trajs = {t.path: t for t in load_run(tmp_path)}
+    done = [t for t in trajs.values() if t.complete]
+    assert sorted(t.seed for t in done) == [20, 21] and all(len(t) == 3 and t.agent == "policy" for t in done)
+    assert done[0].steps[0]["action"] in ({"action_type": "hotkey", "keys": ["up"]}, NOOP)
+    assert all(t.header["env_id"] == GAME and t.header["vector_index"] in (0, 1) for t in done)
+    now = trajs[folders[0]]                     # sub-env 0's new episode: one step, cut by close()
+    assert not now.complete and len(now) == 1 and np.array_equal(now.frame(1), last)
+
+
 def test_compressed_transport_keeps_the_screenshot(local_ray):
     v = RayVectorEnv(GAME, 1, transport="png")
     w = RayVectorEnv(GAME, 1, transport="raw")
