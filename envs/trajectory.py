@@ -231,24 +231,37 @@ class EpisodeWriter:
         self.n = 0
         self.total_reward = 0.0
         self.ended = False
-        header["first_frame"] = self._frame(first_frame, 0)
+        header["first_frame"] = None
+        if first_frame is not None:
+            header["first_frame"] = self._frame_name(0)
+            self._last = np.asarray(first_frame)
+            self._last_name = header["first_frame"]
+            self._submit_frame(self._last, header["first_frame"])
         _write_json(folder / HEADER, header)
         self._steps = open(folder / STEPS, "w", encoding="utf-8")
 
-    def _frame(self, frame: np.ndarray | None, index: int) -> str | None:
-        """The frame's file name (relative to the folder); written by the background thread. A frame equal
-        to the last one is not written again: its record names the earlier file."""
-        if frame is None:
-            return None
-        frame = np.asarray(frame)
-        last = self._last
-        if last is not None and last.shape == frame.shape and (last is frame or np.array_equal(last, frame)):
-            return self._last_name
-        name = f"{FRAMES}/{index:04d}.{self.image_format}"
-        self._last, self._last_name = frame, name
+    def _frame_name(self, index: int) -> str:
+        return f"{FRAMES}/{index:04d}.{self.image_format}"
+
+    def _submit_frame(self, frame: np.ndarray, name: str) -> None:
         path, fmt = self.folder / name, self.image_format
         self._writer.submit(lambda: path.write_bytes(encode_frame(frame, fmt)))
-        return name
+
+    def _write_step(self, record: dict, frame: np.ndarray | None) -> None:
+        """On the writer thread: the step's frame (unless it equals the last one: then the record names the
+        earlier file), then its line."""
+        if frame is not None:
+            last = self._last
+            if last is not None and last.shape == frame.shape and (last is frame or np.array_equal(last, frame)):
+                record["frame"] = self._last_name
+            else:
+                name = self._frame_name(record["step"])
+                path = self.folder / name
+                path.write_bytes(encode_frame(frame, self.image_format))
+                self._last, self._last_name = frame, name
+                record["frame"] = name
+        self._steps.write(_dump(record) + "\n")
+        self._steps.flush()
 
     def update_header(self, **fields: Any) -> None:
         """Change header fields (e.g. the codec an agent set after reset); rewritten whole."""
@@ -265,16 +278,14 @@ class EpisodeWriter:
         self.total_reward += float(reward)
         shot = obs.get("screenshot") if isinstance(obs, Mapping) else None
         timings = info.get("timings")
-        record = {"step": self.n, "t": round(time.perf_counter() - self.t0, 4),
-                  "frame": self._frame(shot, self.n),
-                  "action": action, "agent_output": agent_output, "actions": info.get("actions"),
+        record = {"step": self.n, "t": round(time.perf_counter() - self.t0, 4), "frame": None,
+                  "action": jsonable(action), "agent_output": jsonable(agent_output), "actions": info.get("actions"),
                   "sdk_output": obs.get("sdk_output", "") if isinstance(obs, Mapping) else "",
                   "reward": float(reward), "terminated": bool(terminated), "truncated": bool(truncated),
                   **{k: info.get(k) for k in STEP_INFO_KEYS if k in info},
                   "timings": timings.to_dict() if hasattr(timings, "to_dict") else jsonable(timings)}
-        line = _dump(record) + "\n"
-        steps = self._steps
-        self._writer.submit(lambda: (steps.write(line), steps.flush()))
+        frame = None if shot is None else np.asarray(shot)
+        self._writer.submit(lambda: self._write_step(record, frame))
         return record
 
     def end(self, info: Mapping | None = None, **extra: Any) -> dict:
@@ -514,12 +525,21 @@ class Trajectory:
         return float(self.result["reward"]) if self.result else sum(s.get("reward", 0.0) for s in self.steps)
 
     def frame_path(self, index: int) -> Path | None:
-        """The file of the screenshot after step `index` (0: after reset)."""
+        """The file of the screenshot after step `index` (0: after reset). A trajectory is data that may come
+        from anyone: a frame named outside its folder's frames/ (`../`, an absolute path, a symlink out) is
+        refused with TrajectoryError."""
         if index == 0:
             name = self.header.get("first_frame")
         else:
             name = self.steps[index - 1].get("frame")
-        return None if name is None else self.path / name
+        if name is None:
+            return None
+        frames = (self.path / FRAMES).resolve()
+        path = (self.path / str(name)).resolve()
+        if path.parent != frames:
+            raise TrajectoryError(f"{self.path}: step {index}'s frame {str(name)[:100]!r} is not a file of its "
+                                  f"{FRAMES}/ folder")
+        return path
 
     def frame(self, index: int) -> np.ndarray:
         """The screenshot after step `index` (0: after reset) as uint8 (H, W, 3)."""

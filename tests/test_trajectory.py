@@ -144,6 +144,24 @@ def test_recorder_keeps_hostile_agent_output_as_data_and_names_folders_safely(tm
     assert action["nan"] == "nan" and action["obj"].startswith("<object")
 
 
+def test_a_frame_named_outside_the_trajectory_is_refused(tmp_path):
+    rec = Recorder(tmp_path)
+    frame = np.zeros((20, 30, 3), np.uint8)
+    w = rec.begin({"screenshot": frame}, {"task_id": "t", "seed": 0}, agent="a")
+    for k in range(3):
+        w.step({}, {"screenshot": frame + k}, 0.0, k == 2, False, {})
+    w.end({})
+    rec.close()
+    [traj] = load_run(tmp_path)
+    (tmp_path / "secret.txt").write_text("host data")
+    (traj.path / "frames" / "link.png").symlink_to(tmp_path / "secret.txt")
+    for bad in ("../../secret.txt", "/etc/passwd", "frames/link.png", "frames/../episode.json"):
+        traj.steps[0]["frame"] = bad
+        with pytest.raises(TrajectoryError, match="not a file of its frames"):
+            traj.frame_path(1)
+    assert traj.frame(2).shape == (20, 30, 3)
+
+
 def test_bench_records_resumes_and_writes_markdown_and_csv(tmp_path, capsys):
     run = tmp_path / "runs" / "bench"          # nested folders that do not exist yet
     args = ["bench", "--suite", "browser", "--task", "browser.todo-add-v0", "--agent", "oracle,noop",
