@@ -7,7 +7,9 @@ not their screenshots) and the new observation: the screenshot as an image part 
 or JPEG, resized to the model's size where the family wants it) and a text part with the last SDK
 output and the last action error.  The reply goes to `env.step` as it is: the reply's text, or,
 when the server returned tool calls, the list of calls {"name", "arguments"} (the arguments
-decoded from their JSON text), which each schema's reader takes.
+decoded from their JSON text), which each schema's reader takes.  The conversation is built by
+this module's functions (`opening`, `turn_text`, `conversation`, `screenshot_bytes`), which
+`hybridgym.export` uses to write recorded episodes as the same conversations, for training.
 
 A family names the model's action schema and the coordinates it writes; at reset the agent sets
 them on the env (`set_action_format`), so the env reads the model's numbers in the right space,
@@ -76,6 +78,83 @@ FAMILIES: dict[str, Family] = {
 }
 IMAGE_FORMATS = ("png", "jpeg")
 _FENCE = re.compile(r"^```[a-zA-Z]*\s*\n?(.*?)\n?```$", re.S)
+#: the text of a user turn whose screenshot is out of the history window and that has no text of its own
+LEFT_OUT = "(an earlier screenshot, left out)"
+
+
+# -- a conversation, as ChatAgent has it (hybridgym.export writes training data the same way) -----------------
+def model_image_size(family: Family, screen: tuple[int, int],
+                     image_size: str | tuple[int, int] | None = "model") -> tuple[int, int] | None:
+    """The size the screenshot is sent at, None when it is sent as it is: `image_size` "model" (the family's
+    size), None (as it is) or (width, height)."""
+    if image_size == "model":
+        size = family.model_size(tuple(screen))
+    else:
+        size = tuple(image_size) if image_size is not None else None
+    return None if size == tuple(screen) else size
+
+
+def opening(family: Family, *, platform: str, sdk: bool, instruction: str, image_size: tuple[int, int],
+            language: str = "English", tools_sent: bool = False,
+            system_prompt: str | None = None) -> tuple[list[dict], str]:
+    """What opens the conversation: the system message (a list of none or one) and the first user turn's text
+    (the family's prompt from `hybridgym.prompts.build_prompt`; `system_prompt` replaces the family's)."""
+    if system_prompt is not None:
+        return [{"role": "system", "content": system_prompt}], f"Task: {instruction}"
+    prompt = build_prompt(family.schema, family.coords, platform=platform, sdk=sdk, instruction=instruction,
+                          image_size=image_size, language=language, tools_sent=tools_sent)
+    return ([{"role": "system", "content": prompt.system}] if prompt.system else []), prompt.task
+
+
+def turn_text(intro: list[str], sdk_output: str | None = "", action_error: str | None = "") -> tuple[str, str]:
+    """A user turn's (text, feedback): `intro` (the task, on the first step or when it changed), then the feedback
+    on the last action (the SDK's output, the action's error), which a tool call's result repeats."""
+    feedback = []
+    if sdk_output:
+        feedback.append(f"Output of your last SDK call:\n{sdk_output}")
+    if action_error:
+        feedback.append(f"Your last action was refused: {action_error}")
+    return "\n\n".join(list(intro) + feedback), "\n\n".join(feedback)
+
+
+def conversation(opening_messages: list[dict], turns: list[dict], history: int) -> list[dict]:
+    """The messages of a conversation: the opening, then per turn ({"image", "text", "feedback", "reply"}) a user
+    message (its screenshot's URL while among the last `history` turns) and the model's reply ({"content"} and
+    maybe "tool_calls", "error"); a reply made of tool calls is followed by each call's result: the next turn's
+    feedback. It ends at the first turn without a reply."""
+    messages = list(opening_messages)
+    first_image = len(turns) - history
+    for i, turn in enumerate(turns):
+        content = []
+        if i >= first_image:
+            content.append({"type": "image_url", "image_url": {"url": turn["image"]}})
+        if turn["text"]:
+            content.append({"type": "text", "text": turn["text"]})
+        elif i < first_image:
+            content.append({"type": "text", "text": LEFT_OUT})
+        messages.append({"role": "user", "content": content})
+        reply = turn["reply"]
+        if reply is None:
+            break
+        calls = reply.get("tool_calls")
+        if calls:
+            messages.append({"role": "assistant", "content": reply.get("content"), "tool_calls": calls})
+        else:
+            failed = "(no reply: the request failed)" if reply.get("error") else ""
+            messages.append({"role": "assistant", "content": reply.get("content") or failed})
+        for call in calls or ():
+            result = turns[i + 1]["feedback"] if i + 1 < len(turns) else ""
+            messages.append({"role": "tool", "tool_call_id": call["id"], "content": result or "done"})
+    return messages
+
+
+def screenshot_bytes(frame: np.ndarray, size: tuple[int, int] | None, image_format: str = "png",
+                     jpeg_quality: int = 90) -> bytes:
+    """A screenshot as sent: resized to `size` (bilinear; None: as it is), encoded as PNG or JPEG."""
+    if size is not None:
+        from PIL import Image
+        frame = np.asarray(Image.fromarray(np.asarray(frame)).resize(tuple(size), Image.BILINEAR))
+    return encode_image(np.asarray(frame), image_format, jpeg_quality)
 
 
 class ChatAgent(Agent):
@@ -131,6 +210,7 @@ class ChatAgent(Agent):
                                     timeout=timeout_s, max_retries=retries, http_client=self._http)
         self._turns: list[dict] = []
         self._stats = self._new_stats()
+        self.last_output: dict | None = None
 
     def _count_sent(self, request) -> None:
         self._sent += 1          # every attempt, retries included
@@ -148,15 +228,9 @@ class ChatAgent(Agent):
         base.set_action_format(schema=self.family.schema, coords=self.family.coords, image_size=self.sent_size)
         platform = base.codec.platform
         image = self.sent_size or screen
-        prompt = build_prompt(self.family.schema, self.family.coords, platform=platform, sdk=bool(info.get("sdk")),
-                              instruction=obs["instruction"], image_size=image, language=self.language,
-                              tools_sent=self.use_tools)
-        if self.system_prompt is not None:
-            self._opening, self._first_text = [{"role": "system", "content": self.system_prompt}], \
-                f"Task: {obs['instruction']}"
-        else:
-            self._opening = [{"role": "system", "content": prompt.system}] if prompt.system else []
-            self._first_text = prompt.task
+        self._opening, self._first_text = opening(
+            self.family, platform=platform, sdk=bool(info.get("sdk")), instruction=obs["instruction"],
+            image_size=image, language=self.language, tools_sent=self.use_tools, system_prompt=self.system_prompt)
         self._tools = (family_tools(self.family.schema, self.family.coords, platform=platform,
                                     sdk=bool(info.get("sdk")), image_size=image) if self.use_tools else None)
         self._instruction = obs["instruction"]
@@ -166,8 +240,8 @@ class ChatAgent(Agent):
     def act(self, obs):
         t0 = time.perf_counter()
         self._add_turn(obs)
-        request = {"model": self.model, "messages": self._messages(), "temperature": self.temperature,
-                   "max_tokens": self.max_tokens}
+        request = {"model": self.model, "messages": conversation(self._opening, self._turns, self.history),
+                   "temperature": self.temperature, "max_tokens": self.max_tokens}
         if self._tools:
             request["tools"] = self._tools
         if self.extra_body:
@@ -189,6 +263,7 @@ class ChatAgent(Agent):
         stats["requests"] += 1
         stats["retries"] += max(0, self._sent - sent_before - 1)
         self._turns[-1]["reply"] = reply
+        self.last_output = reply      # the model's raw reply: its text and tool calls (trajectories record it)
         stats["model_s"].append(model_s)
         stats["overhead_s"].append((t_call - t0) + (time.perf_counter() - t_back))
         return action
@@ -213,27 +288,20 @@ class ChatAgent(Agent):
                 "encode_s": [], "retries": 0, "errors": 0, "last_error": None}
 
     def _sent_size(self, screen: tuple[int, int]) -> tuple[int, int] | None:
-        if self.image_size == "model":
-            size = self.family.model_size(screen)
-        else:
-            size = tuple(self.image_size) if self.image_size is not None else None
-        return None if size == screen else size
+        return model_image_size(self.family, screen, self.image_size)
 
     def _add_turn(self, obs) -> None:
         """A step's user turn: its screenshot, and its text: the task (first step, or when it changed), then the
         feedback on the last action (the SDK's output, the action's error), which a tool call's result repeats."""
-        intro, feedback = [], []
+        intro = []
         if not self._turns:
             intro.append(self._first_text)
         elif obs.get("instruction") and obs["instruction"] != self._instruction:
             self._instruction = obs["instruction"]
             intro.append(f"The task is now: {self._instruction}")
-        if obs.get("sdk_output"):
-            feedback.append(f"Output of your last SDK call:\n{obs['sdk_output']}")
-        if obs.get("action_error"):
-            feedback.append(f"Your last action was refused: {obs['action_error']}")
-        self._turns.append({"image": self._image_url(obs["screenshot"]), "text": "\n\n".join(intro + feedback),
-                            "feedback": "\n\n".join(feedback), "reply": None})
+        text, feedback = turn_text(intro, obs.get("sdk_output"), obs.get("action_error"))
+        self._turns.append({"image": self._image_url(obs["screenshot"]), "text": text, "feedback": feedback,
+                            "reply": None})
 
     def _image_url(self, frame: np.ndarray) -> str:
         t0 = time.perf_counter()
@@ -242,39 +310,8 @@ class ChatAgent(Agent):
         return url
 
     def _encoded(self, frame: np.ndarray) -> str:
-        if self.sent_size is not None:
-            from PIL import Image
-            frame = np.asarray(Image.fromarray(np.asarray(frame)).resize(self.sent_size, Image.BILINEAR))
-        data = encode_image(np.asarray(frame), self.image_format, self.jpeg_quality)
+        data = screenshot_bytes(frame, self.sent_size, self.image_format, self.jpeg_quality)
         return f"data:image/{self.image_format};base64,{base64.b64encode(data).decode()}"
-
-    def _messages(self) -> list[dict]:
-        """The opening, then per step a user message (its screenshot while within the window) and the model's
-        reply; a reply made of tool calls is followed by each call's result: the next step's feedback."""
-        messages = list(self._opening)
-        first_image = len(self._turns) - self.history
-        for i, turn in enumerate(self._turns):
-            content = []
-            if i >= first_image:
-                content.append({"type": "image_url", "image_url": {"url": turn["image"]}})
-            if turn["text"]:
-                content.append({"type": "text", "text": turn["text"]})
-            elif i < first_image:
-                content.append({"type": "text", "text": "(an earlier screenshot, left out)"})
-            messages.append({"role": "user", "content": content})
-            reply = turn["reply"]
-            if reply is None:
-                break
-            calls = reply.get("tool_calls")
-            if calls:
-                messages.append({"role": "assistant", "content": reply.get("content"), "tool_calls": calls})
-            else:
-                failed = "(no reply: the request failed)" if reply.get("error") else ""
-                messages.append({"role": "assistant", "content": reply.get("content") or failed})
-            for call in calls or ():
-                result = self._turns[i + 1]["feedback"] if i + 1 < len(self._turns) else ""
-                messages.append({"role": "tool", "tool_call_id": call["id"], "content": result or "done"})
-        return messages
 
     # -- reading the reply ----------------------------------------------------------------------------------------
     def _read(self, response) -> tuple[dict, object]:

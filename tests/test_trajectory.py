@@ -236,3 +236,20 @@ def test_summarize_groups_by_task_and_agent_with_intervals():
     assert row["episodes"] == 5 and row["successes"] == 3 and row["seeds"] == 5
     assert (row["success_low"], row["success_high"]) == wilson(3, 5)
     assert row["normalized_score"] == 20.0 and row["normalized_low"] < 20.0 < row["normalized_high"]
+
+
+def test_a_chat_agents_raw_replies_and_stats_are_in_its_trajectory(tmp_path):
+    from tests.chat_server import ScriptedChatServer
+    replies = iter(["Thought: the field first.\nAction: click(start_box='(390,316)')",
+                    "Thought: done.\nAction: finished(content='')"])
+    run = tmp_path / "chat"
+    with ScriptedChatServer(lambda body: next(replies)) as s:
+        assert main(["bench", "--suite", "browser", "--task", "browser.todo-add-v0", "--agent", "chat",
+                     "--base-url", s.base_url, "--model", "scripted", "--schema", "uitars1.5", "--record", str(run),
+                     "--no-progress"]) == 0
+    [traj] = load_run(run)
+    assert len(traj) == 2 and traj.agent == "chat"
+    assert traj.steps[0]["agent_output"]["content"].startswith("Thought: the field first.")
+    assert traj.steps[0]["actions"][0]["action_type"] == "click"
+    assert traj.header["codec"]["schema"] == "uitars" and traj.header["codec"]["coords"] == "smart_resize"
+    assert traj.result["agent_stats"]["requests"] == 2 and traj.result["agent_stats"]["model"] == "scripted"
