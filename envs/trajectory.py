@@ -150,6 +150,12 @@ def env_settings(env: gym.Env) -> dict:
         out["codec"] = codec_settings(codec)
     if getattr(base, "episode", None) is not None:
         out["max_steps"] = base.max_steps
+    # places the episode has from its env's process, not its task (a replay maps them to its own)
+    sandbox = getattr(base, "sandbox", None)
+    if getattr(sandbox, "workspace", None) is not None:
+        out["workspace"] = str(sandbox.workspace.root)
+    if getattr(sandbox, "server", None) is not None:
+        out["web_origin"] = sandbox.server.origin
     return out
 
 
@@ -473,6 +479,7 @@ class Trajectory:
 
     def __init__(self, path: str | os.PathLike):
         self.path = Path(path)
+        self._frames = (self.path / FRAMES).resolve()
         header_path = self.path / HEADER
         if not header_path.is_file():
             raise TrajectoryError(f"{self.path} is not a trajectory: it has no {HEADER}")
@@ -534,9 +541,8 @@ class Trajectory:
             name = self.steps[index - 1].get("frame")
         if name is None:
             return None
-        frames = (self.path / FRAMES).resolve()
         path = (self.path / str(name)).resolve()
-        if path.parent != frames:
+        if path.parent != self._frames:
             raise TrajectoryError(f"{self.path}: step {index}'s frame {str(name)[:100]!r} is not a file of its "
                                   f"{FRAMES}/ folder")
         return path
