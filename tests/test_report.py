@@ -21,8 +21,6 @@ from tests.gamejs import NEEDS_CHROMIUM
 browser = gamejs.browser        # the fixture: one headless Chromium for the module
 
 W, H = 320, 200
-SAMPLE_RUN = Path("/root/scratch/sample-run")
-SHOTS = Path("/root/scratch/report-shots")
 XSS = ['<script>window.pwned=1</script>', '<img src=x onerror="window.pwned=1">', '"><svg onload="window.pwned=1">']
 
 
@@ -373,25 +371,31 @@ def test_index_filters_and_episode_overlay_in_chromium(report, browser, tmp_path
 
 
 @NEEDS_CHROMIUM
-@pytest.mark.skipif(not SAMPLE_RUN.is_dir(), reason="needs the sample run of /root/scratch")
-def test_sample_run_report_screenshots(browser, tmp_path):
-    """The report of a real run (every suite): the index and one episode page per suite, screenshotted into
-    /root/scratch/report-shots/ to be looked at; every screenshot of a page loads."""
-    index = write_report(SAMPLE_RUN, tmp_path / "report")
-    SHOTS.mkdir(parents=True, exist_ok=True)
+def test_the_report_of_a_real_oracle_episode_shows_its_screens_and_clicks(browser, suite_env, tmp_path):
+    """A real episode (the browser oracle, recorded through RecordTrajectory): its page in Chromium loads every
+    screenshot, draws a ring for each click at the click's place, and screenshots as a real page."""
+    from hybridgym.agents import make_agent, run_episode
+    from hybridgym.trajectory import RecordTrajectory
+    env = suite_env("browser")
+    env.unwrapped.set_action_format()
+    rec = RecordTrajectory(env, tmp_path / "run", agent="oracle")
+    try:
+        run_episode(rec, make_agent("oracle"), 0, task="browser.todo-add-v0")
+    finally:
+        rec.recorder.close()             # not rec.close(): the session's env stays
+    traj = Trajectory(rec.last_episode)
+    clicks = [a for s in traj.steps for a in s["actions"] if a["action_type"] == "click"]
+    index = write_report(tmp_path / "run")
     page = browser.new_page(viewport={"width": 1400, "height": 900})
     try:
         page.goto(index.as_uri())
-        page.screenshot(path=str(SHOTS / "index.png"), full_page=True)
-        assert_png_not_blank(SHOTS / "index.png")
-        for suite in ("browser", "computer", "game", "miniwob", "mobile"):
-            name = sorted((index.parent / "episodes").glob(f"{suite}.*__oracle__seed0.html"))[0].name
-            page.goto((index.parent / "episodes" / name).as_uri())
-            page.evaluate("() => document.querySelectorAll('img').forEach(i => { i.loading = 'eager'; })")
-            page.wait_for_function("() => [...document.images].every(i => i.complete)")
-            assert page.evaluate("() => [...document.images].every(i => i.naturalWidth > 0)")
-            page.screenshot(path=str(SHOTS / f"episode-{suite}.png"), full_page=True)
-            assert_png_not_blank(SHOTS / f"episode-{suite}.png")
+        page.click(f"a[href*='{traj.name}']")
+        page.evaluate("() => document.querySelectorAll('img').forEach(i => { i.loading = 'eager'; })")
+        page.wait_for_function("() => [...document.images].every(i => i.complete)")
+        assert page.evaluate("() => [...document.images].every(i => i.naturalWidth === 1280)")
+        assert page.locator("svg circle").count() >= len(clicks) >= 1
+        page.screenshot(path=str(tmp_path / "episode.png"), full_page=True)
+        assert_png_not_blank(tmp_path / "episode.png")
     finally:
         page.close()
 
