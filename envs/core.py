@@ -9,6 +9,7 @@ from __future__ import annotations
 import errno
 import re
 import time
+from collections import deque
 from collections.abc import Mapping
 from typing import Any, ClassVar
 
@@ -32,6 +33,8 @@ MAX_TEXT = 65536
 #: a step's time budget (`hybridgym.actions.model.MAX_STEP_SECONDS`): waits count the seconds
 #: they ask for, other actions the time they take; once spent, the rest of the step is refused
 STEP_SECONDS = A.MAX_STEP_SECONDS
+#: the last screenshots an episode's outcome carries for a plugged reward (a judge looks at them)
+REWARD_FRAMES = 3
 #: characters typed at a time: between two pieces of a long text the budget is checked
 TYPE_PIECE_CHARS = 100
 #: errno of a failed SDK file call -> what the agent is told (the file system refused its input);
@@ -121,6 +124,13 @@ class HybridEnv(gym.Env):
             write_file) runs on that machine over SSH instead of the local sandbox. At
             reset the task's files are copied to its workspace folder; before the check,
             what the SDK changed there is copied back.
+        reward: what the episode earns (`hybridgym.rewards`): None or "checker" (the task's own:
+            its checker's reward at the end; a game's score change per step), "binary",
+            "partial", "step_cost", "judge", {"name": ..., **options} or a callable of the
+            `EpisodeOutcome`. A plugged reward is the last step's reward (earlier steps earn 0);
+            the checker still runs: `info["success"]` and `info["check"]` are always its.
+        process_reward: a callable `(step_record, outcome_so_far) -> float` called after every
+            step; its value is added to the step's reward (`info["process_reward"]`).
         Suite options (the spec's `options`) go to the suite's observer.
     """
 
@@ -129,7 +139,8 @@ class HybridEnv(gym.Env):
 
     def __init__(self, task: str | Task | None = None, *, schema: str = "auto", coords: str | None = None,
                  image_size: tuple[int, int] | None = None, max_steps: int | None = None, render_mode: str | None = None,
-                 max_wait_s: float = 10.0, sdk_host: SSHTarget | None = None, **options: Any):
+                 max_wait_s: float = 10.0, sdk_host: SSHTarget | None = None, reward: Any = None,
+                 process_reward: Any = None, **options: Any):
         if render_mode not in (None, "rgb_array"):
             raise ValueError(f"render_mode must be None or 'rgb_array', got {render_mode!r}")
         spec = self.spec_of_suite()
@@ -166,6 +177,14 @@ class HybridEnv(gym.Env):
         self.remote: SSHSession | None = None
         self._uploaded: dict[str, bytes] = {}
         self._editor = Editor()   # the SDK's str_replace_editor; its undo history is the episode's
+        from .rewards import make_reward
+        self.reward_fn = make_reward(reward)
+        if process_reward is not None and not callable(process_reward):
+            raise TypeError(f"process_reward must be a callable (step_record, outcome) -> float, got "
+                            f"{type(process_reward).__name__}")
+        self.process_reward = process_reward
+        self._history: list = []          # the episode's StepRecords (for plugged rewards)
+        self._last_frames: deque = deque(maxlen=REWARD_FRAMES)
 
     def set_action_format(self, schema: str = "auto", coords: str | None = None,
                           image_size: tuple[int, int] | None = None) -> None:
@@ -243,6 +262,7 @@ class HybridEnv(gym.Env):
             params, setup_s, baseline = self._begin(task, ep_seed)
         self.episode = Episode(task, ep_seed, params, task.instruction(params), baseline)
         self._steps, self._done, self.invalid_actions = 0, False, 0
+        self._history, self._last_frames = [], deque(maxlen=REWARD_FRAMES)
         self._score = task.score(self.sandbox) if task.reward_mode == "score" else 0.0
         t_obs = time.perf_counter()
         self.observer.first(self.sandbox, task)
@@ -325,14 +345,14 @@ class HybridEnv(gym.Env):
         t_obs = time.perf_counter()
         self._steps += 1
         # check
-        reward, result = 0.0, None
+        reward, result, state = 0.0, None, None
         terminated = truncated = False
         if sandbox_error is None:
             score, ended = task.progress(sb, report.probed)
             if task.reward_mode == "score":
                 reward, self._score = score - self._score, score
             if outcome.finished or ended or self._steps >= self.max_steps:
-                result = self._evaluate(outcome)
+                result, state = self._evaluate(outcome)
                 terminated = outcome.finished or ended
                 truncated = not terminated
                 if task.reward_mode == "final":
@@ -340,6 +360,11 @@ class HybridEnv(gym.Env):
         else:
             truncated = True
         self._done = terminated or truncated
+        task_reward = float(reward)
+        plugged = self._plugged_rewards(actions, errors, outputs, task_reward, terminated, truncated, outcome,
+                                        sandbox_error, result, state, report)
+        if plugged is not None:
+            reward, reward_info = plugged
         info = {
             "task_id": task.id, "suite": self.suite, "seed": self.episode.seed, "step": self._steps,
             "success": bool(result.success) if result else False,
@@ -355,6 +380,11 @@ class HybridEnv(gym.Env):
             info["error"] = sandbox_error
         if task.reward_mode == "score":
             info["score"] = self._score
+        if result is not None:
+            info["check"] = _check_dict(result)
+        if self.reward_fn is not None or self.process_reward is not None:
+            info["task_reward"] = task_reward
+            info.update(reward_info)
         obs = self._obs("\n".join(outputs), info["action_error"] or "")
         return obs, float(reward), terminated, truncated, info
 
@@ -413,12 +443,46 @@ class HybridEnv(gym.Env):
             return None if display is not None and display.is_alive() else "the X display died"
         return self.sandbox.health()
 
-    def _evaluate(self, outcome: Outcome) -> CheckResult:
+    def _evaluate(self, outcome: Outcome) -> tuple[CheckResult, Any]:
+        """The checker's result on the final state, and that state."""
         ep = self.episode
         if self.remote is not None and ep.task.sdk:
             self._sync_back()
         state = ep.task.read_state(self.sandbox, ep.params)
-        return ep.task.check(state, ep.params, outcome, ep.baseline)
+        return ep.task.check(state, ep.params, outcome, ep.baseline), state
+
+    def _plugged_rewards(self, actions, errors, outputs, task_reward, terminated, truncated, outcome, sandbox_error,
+                         result, state, report) -> tuple[float, dict] | None:
+        """(the step's reward, what to add to info) when a reward or a process reward is plugged in, else None.
+        The step's record joins the episode's history; at the end the reward gets the outcome."""
+        if self.reward_fn is None and self.process_reward is None:
+            return None
+        from .rewards import EpisodeOutcome, StepRecord, value_of
+        record = StepRecord(step=self._steps, actions=[a.to_dict() for a in actions],
+                            action_error="; ".join(errors) or None, sdk_output="\n".join(outputs),
+                            task_reward=task_reward, terminated=terminated, truncated=truncated,
+                            answer=outcome.answer, error=sandbox_error)
+        self._history.append(record)
+        if report is not None and report.frame is not None:
+            self._last_frames.append(report.frame)
+        ep = self.episode
+        so_far = EpisodeOutcome(task_id=ep.task.id, suite=self.suite, seed=ep.seed, instruction=ep.instruction,
+                                check=result, state=state, answer=outcome.answer, finished=outcome.finished,
+                                called_user=outcome.called_user, truncated=truncated, steps=list(self._history),
+                                frames=list(self._last_frames),
+                                score=self._score if ep.task.reward_mode == "score" else None,
+                                max_steps=self.max_steps, platform=self.codec.platform)
+        reward, info = (task_reward, {}) if self.reward_fn is None else (0.0, {})
+        if self.reward_fn is not None and (terminated or truncated):
+            if result is None:
+                info["reward_info"] = {"skipped": "the sandbox failed: no outcome to reward"}
+            else:
+                reward, info["reward_info"] = value_of(self.reward_fn(so_far))
+        if self.process_reward is not None:
+            extra, _ = value_of(self.process_reward(record, so_far))
+            reward += extra
+            info["process_reward"] = extra
+        return reward, info
 
     def _sync_back(self) -> None:
         """Bring what the SDK changed on the remote workspace into the local one (checkers read it):
@@ -498,6 +562,14 @@ class HybridEnv(gym.Env):
         if self.render_mode == "rgb_array":
             return self.observer.frame
         return None
+
+
+def _check_dict(result: CheckResult) -> dict:
+    """The checker's result as plain data (`info["check"]`): success, reward, message, and its conditions and
+    partial credit when it reports them."""
+    if hasattr(result, "to_dict"):
+        return result.to_dict()
+    return {"success": bool(result.success), "reward": float(result.reward), "message": result.message}
 
 
 def _why_missing(*keys: str) -> str:

@@ -51,7 +51,7 @@ IMAGE_FORMATS = ("png", "webp")
 HEADER, STEPS, RESULT, FRAMES = "episode.json", "steps.jsonl", "result.json", "frames"
 #: info keys a step record keeps (besides reward, terminated, truncated and the actions)
 STEP_INFO_KEYS = ("success", "message", "action_error", "answer", "call_user", "score", "error",
-                  "invalid_actions")
+                  "invalid_actions", "task_reward", "reward_info", "process_reward")
 #: the most a step's queue of frames waiting to be written holds before the step waits for the writer
 QUEUE_FRAMES = 32
 
@@ -144,7 +144,7 @@ def env_settings(env: gym.Env) -> dict:
     base = env.unwrapped
     spec = getattr(env, "spec", None) or getattr(base, "spec", None)
     codec = getattr(base, "codec", None)
-    out = {"env_id": getattr(spec, "id", None), "env_kwargs": dict(getattr(spec, "kwargs", None) or {}),
+    out = {"env_id": getattr(spec, "id", None), "env_kwargs": _redacted(dict(getattr(spec, "kwargs", None) or {})),
            "screen": list(getattr(base, "screen_size", ()) or ()) or None}
     if codec is not None:
         out["codec"] = codec_settings(codec)
@@ -157,6 +157,19 @@ def env_settings(env: gym.Env) -> dict:
     if getattr(sandbox, "server", None) is not None:
         out["web_origin"] = sandbox.server.origin
     return out
+
+
+_SECRET = re.compile(r"(api[_-]?key|token|secret|password|passwd|authorization)", re.I)
+
+
+def _redacted(value: Any) -> Any:
+    """`value` with every field whose name says it is a secret (api_key, token, password, ...) replaced: a
+    judge's key given to gym.make must not land in a trajectory that is shared."""
+    if isinstance(value, Mapping):
+        return {k: ("<redacted>" if _SECRET.search(str(k)) and v else _redacted(v)) for k, v in value.items()}
+    if isinstance(value, (list, tuple)):
+        return [_redacted(v) for v in value]
+    return value
 
 
 def codec_settings(codec) -> dict:
@@ -304,7 +317,8 @@ class EpisodeWriter:
                   "steps": self.n, "message": info.get("message", ""), "score": info.get("score"),
                   "answer": info.get("answer"), "error": info.get("error"),
                   "invalid_actions": info.get("invalid_actions"), "wall_s": round(time.perf_counter() - self.t0, 3),
-                  "ended": _now(), **extra}
+                  "ended": _now(), **({"check": info["check"]} if info.get("check") is not None else {}),
+                  **({"reward_info": info["reward_info"]} if info.get("reward_info") else {}), **extra}
         folder, steps = self.folder, self._steps
         self._writer.submit(lambda: (steps.close(), _write_json(folder / RESULT, result)))
         self._writer.flush()

@@ -117,3 +117,13 @@ def test_normalized_score_maps_random_to_0_and_scripted_to_100(monkeypatch):
     assert normalized_score("snake", 22.0) == 100.0
     assert normalized_score("snake", 12.0) == 50.0
     assert normalized_score("nope", 1.0) is None
+
+
+def test_every_game_has_normalized_score_baselines_over_ten_held_out_seeds():
+    from hybridgym.tasks.game import load_baselines
+    base = load_baselines()
+    assert set(base) == set(GAME_TASKS)
+    for game, b in base.items():
+        assert b["seeds"] >= 10 and b["first_seed"] >= 1000, game     # test seeds: not a bench run's own 0, 1, ...
+        assert b["scripted"] > b["random"], game
+        assert b["random_std"] >= 0 and b["scripted_std"] >= 0

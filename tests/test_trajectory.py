@@ -103,8 +103,9 @@ def test_a_crash_keeps_the_steps_done_and_the_episode_reads_as_incomplete(tmp_pa
     assert load_run(tmp_path, complete_only=True) == []
 
 
-def test_gymnasiums_vector_envs_record_each_sub_env(tmp_path):
-    venv = gym.make_vec(GAME, num_envs=2, vectorization_mode="sync", max_steps=3,
+@pytest.mark.parametrize("mode", ["sync", "async"])
+def test_gymnasiums_vector_envs_record_each_sub_env(mode, tmp_path):
+    venv = gym.make_vec(GAME, num_envs=2, vectorization_mode=mode, max_steps=3,
                         wrappers=[lambda e: RecordTrajectory(e, tmp_path, agent="vec")])
     try:
         venv.reset(seed=10)
