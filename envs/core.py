@@ -226,6 +226,9 @@ class HybridEnv(gym.Env):
             self.remote = SSHSession(self._sdk_host, timeout=self.sandbox.shell.timeout)
 
     def close(self) -> None:
+        closer = getattr(self.reward_fn, "close", None)   # a judge's HTTP client
+        if callable(closer):
+            closer()
         parts, self.remote, self.sandbox = (self.remote, self.sandbox), None, None
         for part in parts:
             if part is not None:
