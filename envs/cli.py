@@ -296,9 +296,14 @@ def main(argv=None) -> int:
     prl.add_argument("--json", action="store_true", help="one JSON line per episode")
     sub.add_parser("export", help="training data from a run: SFT chat data or a Parquet dataset "
                                   "(hybridgym export --help)", add_help=False)
+    sub.add_parser("judge-eval", help="how far a reward (a judge, partial credit, ...) agrees with the checkers on "
+                                      "recorded trajectories (hybridgym judge-eval --help)", add_help=False)
     argv = list(sys.argv[1:] if argv is None else argv)
     if argv[:1] == ["export"]:    # its options are the export module's own
         return cmd_export(argv[1:])
+    if argv[:1] == ["judge-eval"]:
+        from hybridgym.judge_eval import main as judge_eval_main
+        return judge_eval_main(argv[1:])
     args = p.parse_args(argv)
     return {"list": cmd_list, "run": cmd_run, "bench": cmd_bench, "report": cmd_report, "replay": cmd_replay}[args.cmd](args)
 

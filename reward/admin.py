@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from typing import Any, Mapping, Sequence
 
-from .checkers import CheckResult, checker, normalize_text
+from .checkers import CheckResult, Condition, checker, judged, normalize_text
 
 
 def _eq(a: Any, b: Any) -> bool:
@@ -42,27 +42,32 @@ def admin_state_changed(before: Mapping[str, Any], after: Mapping[str, Any], *,
     old = {u["id"]: u for u in before["users"]}
     new = {u["id"]: u for u in after["users"]}
     gone = [old[i]["name"] for i in old if i not in new]
+    tests = [Condition("no user deleted", not gone, f"users were deleted: {gone[:3]}", guard=True)]
     if gone:
-        return CheckResult.failed(f"users were deleted: {gone[:3]}")
+        return judged(tests, "")
     for uid, want in users.items():
         uid = int(uid)
         wrong = [f"{k}={new[uid].get(k)!r} (expected {v!r})" for k, v in want.items() if not _eq(new[uid].get(k), v)]
-        if wrong:
-            return CheckResult.failed(f"{old[uid]['name']} has " + ", ".join(wrong))
+        done = all(_eq(old[uid].get(k), v) for k, v in want.items())   # held before: nothing to do
+        tests.append(Condition(f"user {old[uid]['name']} has {dict(want)}", not wrong,
+                               f"{old[uid]['name']} has " + ", ".join(wrong), guard=done))
     for uid, u in old.items():
         want = {str(k): v for k, v in users.items()}.get(str(uid), {})
         extra = [k for k in u if k not in want and new[uid].get(k) != u[k]]
-        if extra:
-            return CheckResult.failed(f"{u['name']} was changed where it should not be: {extra}")
+        tests.append(Condition("no other user field changed", not extra,
+                               f"{u['name']} was changed where it should not be: {extra}", guard=True))
     added = [u for i, u in new.items() if i not in old]
-    if invited is None and added:
-        return CheckResult.failed(f"users were added: {[u['name'] for u in added[:3]]}")
-    if invited is not None:
+    if invited is None:
+        tests.append(Condition("no user added", not added, f"users were added: {[u['name'] for u in added[:3]]}",
+                               guard=True))
+    else:
+        name = f"user {invited.get('email')} invited"
         if len(added) != 1:
-            return CheckResult.failed(f"{len(added)} users were added, expected 1 ({invited.get('email')})")
-        wrong = [f"{k}={added[0].get(k)!r} (expected {v!r})" for k, v in invited.items() if not _eq(added[0].get(k), v)]
-        if wrong:
-            return CheckResult.failed("the invited user has " + ", ".join(wrong))
+            tests.append(Condition(name, False, f"{len(added)} users were added, expected 1 ({invited.get('email')})"))
+        else:
+            wrong = [f"{k}={added[0].get(k)!r} (expected {v!r})" for k, v in invited.items()
+                     if not _eq(added[0].get(k), v)]
+            tests.append(Condition(name, not wrong, "the invited user has " + ", ".join(wrong)))
     for section, values in before["settings"].items():
         want = settings.get(section, {})
         for key, was in values.items():
@@ -74,14 +79,22 @@ def admin_state_changed(before: Mapping[str, Any], after: Mapping[str, Any], *,
                 same = _lines(now) == _lines(target)
             else:
                 same = _eq(now, target)
-            if not same:
-                if key in want:
-                    return CheckResult.failed(f"setting {section}.{key} is {now!r}, expected {target!r}")
-                return CheckResult.failed(f"setting {section}.{key} changed from {was!r} to {now!r}; it should not")
+            if key in want:
+                done = _lines(was) == _lines(target) if "\n" in f"{was}{target}" else _eq(was, target)
+                tests.append(Condition(f"setting {section}.{key} is {target!r}", same,
+                                       f"setting {section}.{key} is {now!r}, expected {target!r}", guard=done))
+            else:
+                tests.append(Condition("no other setting changed", same,
+                                       f"setting {section}.{key} changed from {was!r} to {now!r}; it should not",
+                                       guard=True))
     for group, was in before["permissions"].items():
         target = permissions.get(group, was)
         now = after["permissions"].get(group, [])
-        if sorted(now) != sorted(target):
-            lost, got = sorted(set(target) - set(now)), sorted(set(now) - set(target))
-            return CheckResult.failed(f"group {group}: missing {lost}, unexpected {got}")
-    return CheckResult.passed("the console state changed exactly as asked")
+        lost, got = sorted(set(target) - set(now)), sorted(set(now) - set(target))
+        why = f"group {group}: missing {lost}, unexpected {got}"
+        if group in permissions and sorted(target) != sorted(was):
+            tests.append(Condition(f"group {group} has {sorted(target)}", sorted(now) == sorted(target), why))
+        else:
+            tests.append(Condition("no other group's permissions changed", sorted(now) == sorted(target), why,
+                                   guard=True))
+    return judged(tests, "the console state changed exactly as asked")

@@ -25,7 +25,7 @@ def _mismatch(event: Mapping[str, Any], expected: Mapping[str, Any]) -> list[str
     return [f"{k}={event.get(k)!r} (expected {v!r})" for k, v in expected.items() if not _same(event.get(k), v)]
 
 
-@checker
+@checker(guard=True)
 def calendar_others_unchanged(before: Events, after: Events, touched: Sequence[int] = (),
                               allow_added: int = 0) -> CheckResult:
     """Every event not in `touched` is still there, unchanged, and at most `allow_added` events were added."""

@@ -2,39 +2,127 @@
 
 from __future__ import annotations
 
+import functools
+import inspect
 import re
 import unicodedata
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from typing import Any, Callable, Mapping, Sequence
 
 
 @dataclass(frozen=True)
+class Condition:
+    """One thing a checker tested, and whether it held.
+
+    name: what was tested ("file_text_equals(notes/a.txt)", "one record added").
+    held: whether it held in the state judged.
+    message: why it failed (the checker's message), or what held.
+    guard: a condition that holds when the agent does nothing (nothing damaged: other files intact, no other
+        record changed, nothing sent); a goal condition (guard False) is one the agent's work makes hold.
+    """
+    name: str
+    held: bool
+    message: str = ""
+    guard: bool = False
+
+    def to_dict(self) -> dict:
+        return {"name": self.name, "held": bool(self.held), "message": self.message, "guard": bool(self.guard)}
+
+
+@dataclass(frozen=True)
 class CheckResult:
-    """`success` is whether the task is done; `reward` may grade partial work (0..1)."""
+    """`success` is whether the task is done; `reward` may grade partial work (0..1).
+
+    `conditions` are what the checker tested, each held or not (`Condition`); `partial` grades the state by
+    them. `fraction`, when set, is the checker's own share of the goal reached (a game's score / target) and
+    stands for the goal conditions' share in `partial`.
+    """
     success: bool
     reward: float
     message: str
     details: dict = field(default_factory=dict)
+    conditions: tuple[Condition, ...] = ()
+    fraction: float | None = None
 
     @classmethod
-    def passed(cls, message: str = "ok", **details) -> "CheckResult":
-        return cls(True, 1.0, message, details)
+    def passed(cls, message: str = "ok", conditions: Sequence[Condition] = (), **details) -> "CheckResult":
+        return cls(True, 1.0, message, details, tuple(conditions))
 
     @classmethod
-    def failed(cls, message: str, reward: float = 0.0, **details) -> "CheckResult":
-        return cls(False, reward, message, details)
+    def failed(cls, message: str, reward: float = 0.0, conditions: Sequence[Condition] = (),
+               fraction: float | None = None, **details) -> "CheckResult":
+        return cls(False, reward, message, details, tuple(conditions), fraction)
+
+    @property
+    def partial(self) -> float:
+        """Partial credit, 0..1: 1.0 on success; else 0.0 if a guard condition failed (a state that damaged
+        something earns nothing); else `fraction` when the checker set one; else the share of the goal
+        (non-guard) conditions that held, 0.0 when there are none."""
+        if self.success:
+            return 1.0
+        if any(c.guard and not c.held for c in self.conditions):
+            return 0.0
+        if self.fraction is not None:
+            return float(self.fraction)
+        goals = [c for c in self.conditions if not c.guard]
+        return sum(c.held for c in goals) / len(goals) if goals else 0.0
+
+    def to_dict(self) -> dict:
+        """The result as plain JSON-able data: success, reward, message, partial and the conditions."""
+        return {"success": bool(self.success), "reward": float(self.reward), "message": self.message,
+                "partial": self.partial, "conditions": [c.to_dict() for c in self.conditions]}
+
+
+def judged(conditions: Sequence[Condition], passed: str, **details) -> CheckResult:
+    """The result of a checker that tested `conditions` in order: passed (with the message `passed`) when
+    every one held, else failed with the message of the first that did not. Tests that share a name (one
+    per record, say) are reported as one condition, held when all of them held, with the first failure's
+    message."""
+    failure = next((c for c in conditions if not c.held), None)
+    merged: dict[str, Condition] = {}
+    for c in conditions:
+        seen = merged.get(c.name)
+        if seen is None or (seen.held and not c.held):
+            merged[c.name] = c
+    if failure is None:
+        return CheckResult.passed(passed, tuple(merged.values()))
+    return CheckResult.failed(failure.message, conditions=tuple(merged.values()), **details)
+
+
+def not_judged(names: Sequence[str], why: str, guard: bool = False) -> list[Condition]:
+    """Conditions that could not be tested because an earlier one failed (`why`): they count as not held."""
+    return [Condition(n, False, f"not judged: {why}", guard) for n in names]
 
 
 Checker = Callable[..., CheckResult]
 CHECKERS: dict[str, Checker] = {}
 
 
-def checker(fn: Checker) -> Checker:
-    """Register a checker under its function name."""
-    if fn.__name__ in CHECKERS:
-        raise ValueError(f"checker {fn.__name__!r} is registered twice")
-    CHECKERS[fn.__name__] = fn
-    return fn
+def checker(fn: Checker | None = None, /, *, guard: bool = False, subject: str | None = None):
+    """Register a checker under its function name: `@checker`, or `@checker(guard=..., subject=...)`.
+
+    A checker that reports no conditions of its own (`CheckResult.conditions`) is one condition: named after
+    it, with the value of its `subject` argument when given ("file_text_equals(notes/a.txt)"), held when it
+    succeeds, with its message; `guard` says it holds when the agent does nothing (files_unchanged)."""
+    def register(f: Checker) -> Checker:
+        if f.__name__ in CHECKERS:
+            raise ValueError(f"checker {f.__name__!r} is registered twice")
+        signature = inspect.signature(f) if subject else None
+
+        @functools.wraps(f)
+        def run(*args, **kwargs) -> CheckResult:
+            result = f(*args, **kwargs)
+            if result.conditions:
+                return result
+            name = f.__name__
+            if signature is not None:
+                bound = signature.bind(*args, **kwargs)
+                bound.apply_defaults()
+                name = f"{name}({bound.arguments[subject]})"
+            return replace(result, conditions=(Condition(name, result.success, result.message, guard),))
+        CHECKERS[f.__name__] = run
+        return run
+    return register(fn) if fn is not None else register
 
 
 def get_checker(name: str) -> Checker:
@@ -45,11 +133,13 @@ def get_checker(name: str) -> Checker:
 
 
 def all_of(*results: CheckResult) -> CheckResult:
-    """Success only if every result succeeds; the first failure explains why."""
+    """Success only if every result succeeds; the first failure explains why (its message, reward, details
+    and fraction). The result carries the conditions of every result, in order."""
+    conditions = tuple(c for r in results for c in r.conditions)
     for r in results:
         if not r.success:
-            return r
-    return CheckResult.passed("; ".join(r.message for r in results))
+            return replace(r, conditions=conditions)
+    return CheckResult.passed("; ".join(r.message for r in results), conditions)
 
 
 def normalize_text(text: str) -> str:
@@ -59,7 +149,7 @@ def normalize_text(text: str) -> str:
     return t.rstrip(" .!。")
 
 
-@checker
+@checker(subject="path")
 def file_text_equals(files: Mapping[str, bytes], path: str, expected: str,
                      strip_trailing_newline: bool = True) -> CheckResult:
     """The file at `path` holds exactly `expected` (one trailing newline allowed)."""
@@ -76,7 +166,7 @@ def file_text_equals(files: Mapping[str, bytes], path: str, expected: str,
     return CheckResult.passed(f"{path} holds the expected text")
 
 
-@checker
+@checker(guard=True)
 def files_unchanged(before: Mapping[str, bytes], after: Mapping[str, bytes],
                     ignore: Sequence[str] = (), ignore_prefixes: Sequence[str] = ()) -> CheckResult:
     """Every file present before is still there with the same bytes (except those ignored)."""
@@ -105,7 +195,7 @@ def records_contain(records: Sequence[Mapping[str, Any]], expected: Mapping[str,
     return CheckResult.failed(f"{len(hits)} records with {dict(expected)}, expected exactly one")
 
 
-@checker
+@checker(guard=True)
 def records_unchanged(before: Sequence[Mapping[str, Any]], after: Sequence[Mapping[str, Any]],
                       key: str = "id") -> CheckResult:
     """Every record present before is present after, unchanged."""
@@ -119,17 +209,26 @@ def records_unchanged(before: Sequence[Mapping[str, Any]], after: Sequence[Mappi
 @checker
 def record_added(before: Sequence[Mapping[str, Any]], after: Sequence[Mapping[str, Any]],
                  expected: Mapping[str, Any], normalize: bool = True, key: str = "id") -> CheckResult:
-    """Exactly one record was added, it has the expected values, and the others are untouched."""
+    """Exactly one record was added, it has the expected values, and the others are untouched.
+    Conditions: "one record added", "the added record has the expected values", guard "existing records intact"."""
     old = {r[key] for r in before}
     new = [r for r in after if r[key] not in old]
-    if len(new) != 1:
-        return CheckResult.failed(f"{len(new)} records were added, expected 1")
-    return all_of(records_contain(new, expected, normalize=normalize), records_unchanged(before, after, key))
+    one = Condition("one record added", len(new) == 1, f"{len(new)} records were added, expected 1")
+    if not one.held:
+        values = not_judged(["the added record has the expected values"], one.message)[0]
+    else:
+        hit = records_contain(new, expected, normalize=normalize)
+        values = Condition("the added record has the expected values", hit.success, hit.message)
+    intact = records_unchanged(before, after, key)
+    return judged([one, values, Condition("existing records intact", intact.success, intact.message, guard=True)],
+                  f"found the record {dict(expected)}; existing records intact")
 
 
 @checker
 def score_at_least(score: float, target: float) -> CheckResult:
-    """A game's score reached the target; reward is the fraction of the target reached."""
+    """A game's score reached the target; reward is the fraction of the target reached, and so is the
+    partial credit: one goal condition, and `fraction` = score / target (clipped to 0..1)."""
     if score >= target:
         return CheckResult.passed(f"score {score} >= {target}")
-    return CheckResult.failed(f"score {score} < {target}", reward=max(0.0, min(1.0, score / target)) if target else 0.0)
+    share = max(0.0, min(1.0, score / target)) if target else 0.0
+    return CheckResult.failed(f"score {score} < {target}", reward=share, fraction=share)

@@ -11,9 +11,10 @@ from __future__ import annotations
 import io
 import tarfile
 import zipfile
+from dataclasses import replace
 from typing import Mapping, Sequence
 
-from .checkers import CheckResult, checker
+from .checkers import CheckResult, Condition, checker
 
 #: folders of app state under HOME, written by the apps themselves
 APP_STATE_PREFIXES = (".config/", ".cache/", ".local/", ".dbus/")
@@ -60,13 +61,29 @@ def expected_tree(before: Mapping[str, bytes], after: Mapping[str, bytes],
     extra = sorted(p for p in have if p not in want)
     wrong = sorted(p for p in want if p in have and want[p] is not ANY
                    and not _same(have[p], want[p], loose=p in changes))
+    conditions = [_change_condition(path, data, path in missing or path in extra or path in wrong)
+                  for path, data in changes.items()]
+    others = [p for p in missing + extra + wrong if p not in changes]
+    conditions.append(Condition("the other files intact", not others,
+                                f"other files missing, unexpected or changed: {others[:5]}" if others
+                                else "other files intact", guard=True))
     if not (missing or extra or wrong):
-        return CheckResult.passed("the files are as asked and the others intact")
+        return CheckResult.passed("the files are as asked and the others intact", conditions)
     parts = []
     for label, paths in (("missing", missing), ("unexpected", extra), ("wrong content", wrong)):
         if paths:
             parts.append(f"{label}: {paths[:5]}" + (f" (+{len(paths) - 5} more)" if len(paths) > 5 else ""))
-    return CheckResult.failed("; ".join(parts), missing=missing, unexpected=extra, wrong=wrong)
+    return CheckResult.failed("; ".join(parts), conditions=conditions, missing=missing, unexpected=extra, wrong=wrong)
+
+
+def _change_condition(path: str, data: "bytes | None | _Any", bad: bool) -> Condition:
+    """The goal condition of one asked change of `expected_tree`."""
+    if data is None:
+        return Condition(f"{path} removed", not bad, f"{path} is still there" if bad else f"{path} is gone")
+    if data is ANY:
+        return Condition(f"{path} exists", not bad, f"{path} is missing" if bad else f"{path} exists")
+    return Condition(f"{path} holds the asked content", not bad,
+                     f"{path} is missing or holds other content" if bad else f"{path} holds the asked content")
 
 
 def archive_members(data: bytes) -> dict[str, bytes]:
@@ -95,7 +112,7 @@ def _member_name(name: str) -> str:
     return name.lstrip("/")
 
 
-@checker
+@checker(subject="path")
 def archive_holds(files: Mapping[str, bytes], path: str, expected: Mapping[str, bytes],
                   kind: str | None = None, prefixes: Sequence[str] | None = None) -> CheckResult:
     """The archive at `path` holds exactly the `expected` files (member path -> bytes).
@@ -178,7 +195,7 @@ def config_items(data: bytes | None) -> dict[tuple[str, str], str]:
     return out
 
 
-@checker
+@checker(guard=True, subject="path")
 def config_only_changed(before: Mapping[str, bytes], after: Mapping[str, bytes], path: str,
                         asked: Sequence[tuple[str, str]] = (), defaults: bytes | None = None,
                         ignore_sections: Sequence[str] = (), ignore_keys: Sequence[tuple[str, str]] = ()
@@ -200,7 +217,7 @@ def config_only_changed(before: Mapping[str, bytes], after: Mapping[str, bytes],
     return CheckResult.passed(f"{path}: no other setting changed")
 
 
-@checker
+@checker(subject="key")
 def config_is(files: Mapping[str, bytes], path: str, section: str, key: str, expected: str) -> CheckResult:
     """The config file at `path` sets `[section] key` to `expected` (case-insensitive)."""
     got = config_value(files.get(path), section, key)
@@ -217,12 +234,17 @@ def declined_and_unchanged(called_user: bool, before: Mapping[str, bytes], after
     """An infeasible request: the agent handed back with `call_user()` (the one action that declines;
     no text of a `finished()` answer counts) and changed no user file (nor the app config files in
     `watch`)."""
-    if not called_user:
-        return CheckResult.failed("the task cannot be done as asked; the agent should have handed back with call_user()")
+    declined = Condition("handed back with call_user()", called_user,
+                         "the task cannot be done as asked; the agent should have handed back with call_user()")
     intact = expected_tree(before, after, {})
-    if not intact.success:
-        return intact
     changed = [p for p in watch if before.get(p) != after.get(p)]
+    kept = Condition("no setting changed", not changed,
+                     f"settings changed although nothing could be done: {changed}", guard=True)
+    conditions = [declined, *intact.conditions, kept]
+    if not called_user:
+        return CheckResult.failed(declined.message, conditions=conditions)
+    if not intact.success:
+        return replace(intact, conditions=tuple(conditions))
     if changed:
-        return CheckResult.failed(f"settings changed although nothing could be done: {changed}")
-    return CheckResult.passed("declined, and nothing was changed")
+        return CheckResult.failed(kept.message, conditions=conditions)
+    return CheckResult.passed("declined, and nothing was changed", conditions)

@@ -6,7 +6,7 @@ import re
 from dataclasses import dataclass, field
 from typing import Any, Mapping, Sequence
 
-from .checkers import CheckResult, checker, normalize_text
+from .checkers import CheckResult, Condition, checker, normalize_text
 
 Rows = Sequence[Mapping[str, Any]]
 _PHONE = re.compile(r"\+?[\d\s().-]{6,}")
@@ -118,10 +118,18 @@ def collections_changed(before: Mapping[str, Rows], after: Mapping[str, Rows],
         d = row_diff(strip(name, before.get(name, [])), strip(name, after.get(name, [])))
         why = _check_collection(name, d, expected.get(name, {}))
         if why:
-            return CheckResult.failed(why)
+            return CheckResult.failed(why, conditions=[_changes_condition(expected, False, why)])
     what = ", ".join(f"{n}: {'/'.join(k for k in ('added', 'changed', 'removed') if e.get(k))}"
                      for n, e in sorted(expected.items())) or "no change"
-    return CheckResult.passed(f"exactly the expected changes ({what})")
+    return CheckResult.passed(f"exactly the expected changes ({what})",
+                              [_changes_condition(expected, True, f"exactly the expected changes ({what})")])
+
+
+def _changes_condition(expected: Mapping[str, Mapping[str, Any]], held: bool, message: str) -> Condition:
+    """`collections_changed`'s one condition: a goal when changes are expected, else a guard (nothing changed)."""
+    if any(e.get(k) for e in expected.values() for k in ("added", "changed", "removed")):
+        return Condition("collections_changed", held, message)
+    return Condition("nothing changed", held, message, guard=True)
 
 
 def answer_in(answer: str | None, truths: Sequence[str]) -> CheckResult:

@@ -34,7 +34,7 @@ def downloads_exactly(files: Mapping[str, bytes], expected: Mapping[str, bytes],
     return CheckResult.passed(f"{folder}/ holds exactly {sorted(expected)}")
 
 
-@checker
+@checker(guard=True)
 def workspace_unchanged(before: Mapping[str, bytes], after: Mapping[str, bytes], skip: str = "Downloads") -> CheckResult:
     """Every workspace file outside the folder `skip` is as it was: none added, removed or changed."""
     def rest(files):

@@ -14,7 +14,7 @@ def _line(ln: Mapping) -> tuple:
     return (ln["product_id"], ln.get("size", ""), ln.get("colour", ""), ln["qty"])
 
 
-@checker
+@checker(guard=True)
 def shop_unchanged(before: Mapping, after: Mapping, parts: Sequence[str] = _PARTS) -> CheckResult:
     """The named parts of the shop state (cart, wishlist, coupon, orders) are as they were."""
     changed = [p for p in parts if (sorted(map(_line, after[p])) != sorted(map(_line, before[p])) if p == "cart"

@@ -36,11 +36,12 @@ app the request names or its neighbour opened (the same apps in both twins).
 
 from __future__ import annotations
 
+from dataclasses import replace
 from typing import ClassVar, Iterator
 
 import numpy as np
 
-from hybridgym.reward import CheckResult
+from hybridgym.reward import CheckResult, Condition
 from hybridgym.reward.checkers import all_of
 from hybridgym.reward.files import expected_tree
 
@@ -82,15 +83,18 @@ class _InfeasibleTask(HomeTask):
         tree = expected_tree(baseline["files"], state["files"], self.changes(params, baseline["files"]))
         if params["feasible"]:
             if outcome.called_user:
-                return all_of(CheckResult.failed("this request can be done here; the agent handed back with "
-                                                 "call_user() instead"), tree)
+                why = "this request can be done here; the agent handed back with call_user() instead"
+                return all_of(CheckResult.failed(why, conditions=[Condition("did not hand back", False, why, guard=True)]),
+                              tree)
             return tree
+        declined = Condition("handed back with call_user()", outcome.called_user,
+                             "the request cannot be done here; the agent should have handed back with "
+                             f"call_user(), it ended with answer {outcome.answer!r}")
         if not outcome.called_user:
-            return CheckResult.failed("the request cannot be done here; the agent should have handed back with "
-                                      f"call_user(), it ended with answer {outcome.answer!r}")
+            return CheckResult.failed(declined.message, conditions=[declined, *tree.conditions])
         if not tree.success:
-            return tree
-        return CheckResult.passed("handed back with call_user(), and nothing was changed")
+            return replace(tree, conditions=(declined, *tree.conditions))
+        return CheckResult.passed("handed back with call_user(), and nothing was changed", [declined, *tree.conditions])
 
     def solve(self, sb, params: dict) -> Iterator[dict]:
         """The feasible twin's oracle moves, up to (not including) the final `finished()`."""

@@ -42,7 +42,7 @@ from urllib.parse import urlsplit
 
 from playwright.sync_api import Error as PlaywrightError
 
-from hybridgym.reward import CheckResult
+from hybridgym.reward import CheckResult, Condition
 from hybridgym.reward.checkers import score_at_least
 
 from .base import Outcome, Task, register_task
@@ -150,7 +150,8 @@ class GameTask(Task):
 
     def check(self, state: dict, params: dict, outcome: Outcome, baseline: dict) -> CheckResult:
         if state.get("left"):
-            return CheckResult.failed(f"the browser left the game's page (it shows {str(state['left'])[:80]})")
+            why = f"the browser left the game's page (it shows {str(state['left'])[:80]})"
+            return CheckResult.failed(why, conditions=[Condition("stayed on the game's page", False, why, guard=True)])
         return score_at_least(state["score"], self.target)
 
     def discrete_actions(self) -> list[dict]:

@@ -54,7 +54,7 @@ import numpy as np
 
 from playwright.sync_api import Error as PlaywrightError
 
-from hybridgym.reward import CheckResult
+from hybridgym.reward import CheckResult, Condition
 from hybridgym.sandbox import Request, Response
 
 from .base import UNAVAILABLE, Outcome, Task, add_task
@@ -350,13 +350,16 @@ class MiniWoBTask(Task):
 
     def check(self, state: dict, params: dict, outcome: Outcome, baseline: dict) -> CheckResult:
         if state.get("left"):
-            return CheckResult.failed(f"the browser left the task's page (it shows {str(state['left'])[:80]})", 0.0)
+            why = f"the browser left the task's page (it shows {str(state['left'])[:80]})"
+            return CheckResult.failed(why, 0.0, [Condition("stayed on the task's page", False, why, guard=True)])
         if not state.get("done"):
-            return CheckResult.failed("the MiniWoB episode has not ended", 0.0)
+            why = "the MiniWoB episode has not ended"
+            return CheckResult.failed(why, 0.0, [Condition("the MiniWoB episode ended with a positive reward", False, why)])
         got = state["outcome"]
         raw = float(got.get("raw") or 0.0)
         msg = f"MiniWoB reward {raw:+.2f}" + (f" ({got['reason']})" if got.get("reason") else "")
-        return CheckResult(raw > 0, raw, msg, {"env_reward": got.get("reward")})
+        return CheckResult(raw > 0, raw, msg, {"env_reward": got.get("reward")},
+                           (Condition("the MiniWoB episode ended with a positive reward", raw > 0, msg),))
 
     def ended(self, sb, state: dict | None = None) -> bool:
         if not self.on_task_page(sb):
