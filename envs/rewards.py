@@ -229,7 +229,7 @@ def outcome_from_trajectory(traj, frames: int = 3) -> EpisodeOutcome:
         conditions = tuple(make_condition(**{k: c[k] for k in ("name", "held", "message", "guard") if k in c})
                            for c in recorded.get("conditions", ()) if isinstance(c, Mapping)) \
             if make_condition is not None else ()
-        kwargs = {"conditions": conditions} if make_condition is not None else {}
+        kwargs = {"conditions": conditions, "fraction": recorded.get("fraction")} if make_condition is not None else {}
         check = CheckResult(bool(r.get("success")), float(recorded.get("reward", 1.0 if r.get("success") else 0.0)),
                             str(r.get("message", "")), dict(recorded.get("details", {}) or {}), **kwargs)
     steps = [StepRecord(step=int(s.get("step", i + 1)), actions=list(s.get("actions") or []),

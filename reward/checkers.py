@@ -70,7 +70,7 @@ class CheckResult:
     def to_dict(self) -> dict:
         """The result as plain JSON-able data: success, reward, message, partial and the conditions."""
         return {"success": bool(self.success), "reward": float(self.reward), "message": self.message,
-                "partial": self.partial, "conditions": [c.to_dict() for c in self.conditions]}
+                "partial": self.partial, "fraction": self.fraction, "conditions": [c.to_dict() for c in self.conditions]}
 
 
 def judged(conditions: Sequence[Condition], passed: str, **details) -> CheckResult:

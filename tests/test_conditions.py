@@ -63,7 +63,7 @@ def test_untouched_mailbox_earns_nothing():
 def test_to_dict_is_json():
     r = all_of(score_at_least(1, 2), file_text_equals({}, "x", "y"))
     d = json.loads(json.dumps(r.to_dict()))
-    assert set(d) == {"success", "reward", "message", "partial", "conditions"}
+    assert set(d) == {"success", "reward", "message", "partial", "fraction", "conditions"}
     assert set(d["conditions"][0]) == {"name", "held", "message", "guard"}
 
 
@@ -71,3 +71,12 @@ def test_every_registered_checker_reports_a_condition():
     assert len(CHECKERS) >= 37
     r = CHECKERS["file_text_equals"]({"p": b"t"}, "p", "t")
     assert r.conditions and all(c.held for c in r.conditions)
+
+
+def test_a_games_score_fraction_survives_a_round_trip_through_its_record():
+    from hybridgym.reward import CheckResult, Condition
+    r = score_at_least(3, 10)
+    d = json.loads(json.dumps(r.to_dict()))
+    back = CheckResult(d["success"], d["reward"], d["message"],
+                       conditions=tuple(Condition(**c) for c in d["conditions"]), fraction=d["fraction"])
+    assert back.partial == r.partial == 0.3
