@@ -18,6 +18,7 @@ import numpy as np
 from gymnasium import spaces
 
 from hybridgym.reward import CheckResult
+from hybridgym.reward.checkers import settled
 from hybridgym.tasks.base import NOT_ENDED, TASKS, UNAVAILABLE, Episode, Outcome, Task, tasks_of
 
 from .actions import ActionError, Codec
@@ -256,14 +257,14 @@ class HybridEnv(gym.Env):
         if options:
             raise ValueError(f"unknown reset options {sorted(options)}; accepted: ['task']")
         try:
-            params, setup_s, baseline = self._begin(task, ep_seed)
+            params, setup_s, baseline, start = self._begin(task, ep_seed)
         except Exception:
             if self.sandbox is None or self.sandbox.health() is None:
                 raise   # the sandbox is alive: the task's own error
             self.close()   # a part had died: start over once
             self.start()
-            params, setup_s, baseline = self._begin(task, ep_seed)
-        self.episode = Episode(task, ep_seed, params, task.instruction(params), baseline)
+            params, setup_s, baseline, start = self._begin(task, ep_seed)
+        self.episode = Episode(task, ep_seed, params, task.instruction(params), baseline, start)
         self._steps, self._done, self.invalid_actions = 0, False, 0
         self._history, self._last_frames = [], deque(maxlen=REWARD_FRAMES)
         self._score = task.score(self.sandbox) if task.reward_mode == "score" else 0.0
@@ -275,8 +276,8 @@ class HybridEnv(gym.Env):
                                    reset_s=time.perf_counter() - t0)}
         return self._obs("", ""), info
 
-    def _begin(self, task: Task, ep_seed: int) -> tuple[dict, float, dict]:
-        """Set up an episode of `task` in the sandbox: (params, set-up seconds, baseline state)."""
+    def _begin(self, task: Task, ep_seed: int) -> tuple[dict, float, dict, CheckResult]:
+        """Set up an episode of `task` in the sandbox: (params, set-up seconds, baseline state, its check)."""
         params = task.draw(ep_seed)
         sb = self.sandbox
         sb.input.release_all()                   # keys and buttons the agent left held
@@ -306,7 +307,7 @@ class HybridEnv(gym.Env):
         initial = task.check(baseline, params, NOT_ENDED, baseline)
         if initial.success:
             raise RuntimeError(f"task {task.id} (seed {ep_seed}) passes in its untouched state: {initial.message}")
-        return params, setup_s, baseline
+        return params, setup_s, baseline, initial
 
     @property
     def max_steps(self) -> int:
@@ -452,7 +453,7 @@ class HybridEnv(gym.Env):
         if self.remote is not None and ep.task.sdk:
             self._sync_back()
         state = ep.task.read_state(self.sandbox, ep.params)
-        return ep.task.check(state, ep.params, outcome, ep.baseline), state
+        return settled(ep.task.check(state, ep.params, outcome, ep.baseline), ep.start), state
 
     def _plugged_rewards(self, actions, errors, outputs, task_reward, terminated, truncated, outcome, sandbox_error,
                          result, state, report) -> tuple[float, dict] | None:

@@ -42,7 +42,7 @@ from typing import Any
 
 import numpy as np
 
-from .replay import _printable
+from .replay import printable
 from .rewards import make_reward, outcome_from_trajectory, value_of
 from .trajectory import _redacted, jsonable, load_run
 
@@ -287,7 +287,7 @@ def _cell(value: Any) -> str:
         return "–"
     if isinstance(value, float):
         return f"{value:.3f}"
-    return _printable(str(value)).replace("|", "\\|")
+    return printable(str(value)).replace("|", "\\|")
 
 
 def table(headers: Sequence[str], rows: Sequence[Sequence[Any]]) -> str:
@@ -319,9 +319,9 @@ def markdown(result: Mapping) -> str:
     out.append(table(["reward", "threshold", *_COUNTS, "mean|success", "mean|failure", "AUC", "errors",
                       "no conditions", "fallbacks"], rows))
     for field in ("agent", "suite"):
-        rows = [[row["reward"], group] + [m[k] for k in _COUNTS]
+        rows = [[row["reward"], row["threshold"], group] + [m[k] for k in _COUNTS]
                 for row in result["rewards"] for group, m in row[f"by_{field}"].items()]
-        out += ["", f"By {field}:", "", table(["reward", field, *_COUNTS], rows)]
+        out += ["", f"By {field}:", "", table(["reward", "threshold", field, *_COUNTS], rows)]
     notes = []
     for row in result["rewards"]:
         if row["no_conditions"]:
@@ -372,7 +372,7 @@ def main(argv: list[str] | None = None) -> int:
     args = p.parse_args(argv)
 
     def bad(message: str) -> int:
-        print(f"hybridgym judge-eval: {_printable(message)}", file=sys.stderr)
+        print(f"hybridgym judge-eval: {printable(message)}", file=sys.stderr)
         return 2
 
     specs: list[Any] = list(args.reward)

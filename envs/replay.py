@@ -123,7 +123,7 @@ class ReplayResult:
         if self.first_frame_difference:
             index, fraction = self.first_frame_difference
             frames += f" (first difference: frame {index}, {fraction:.2%} of pixels)"
-        line = (f"{verdict:10s} {_printable(Path(self.path).name)} [{self.mode}]: steps {self.steps_replayed}/"
+        line = (f"{verdict:10s} {printable(Path(self.path).name)} [{self.mode}]: steps {self.steps_replayed}/"
                 f"{self.steps_recorded}, success {self.success_replayed}/{self.success_recorded}, reward "
                 f"{self.reward_replayed:g}/{self.reward_recorded:g}, {frames}, {self.seconds:.1f} s")
         return line + ("" if self.agree else " -- " + "; ".join(self.reasons))
@@ -457,7 +457,7 @@ def _describe(kind: str, found: list[tuple[int, Any, Any]]) -> str:
             f"recorded {shown(was)}, replayed {shown(now)}")
 
 
-def _printable(text: str) -> str:
+def printable(text: str) -> str:
     """`text` with every character a terminal would act on (controls, bidi overrides) escaped."""
     return "".join(c if c.isprintable() else repr(c)[1:-1] for c in text)
 
@@ -481,11 +481,11 @@ def main(argv: list[str] | None = None) -> int:
         try:
             found = find_trajectories(given)
         except (FileNotFoundError, OSError) as e:
-            print(f"hybridgym replay: {_printable(str(e))}", file=sys.stderr)
+            print(f"hybridgym replay: {printable(str(e))}", file=sys.stderr)
             bad = True
             continue
         if not found:
-            print(f"hybridgym replay: {_printable(given)} holds no trajectory (no episode.json under it)",
+            print(f"hybridgym replay: {printable(given)} holds no trajectory (no episode.json under it)",
                   file=sys.stderr)
             bad = True
         paths.extend(found)
@@ -504,14 +504,14 @@ def main(argv: list[str] | None = None) -> int:
                     env, env_key = make_env(traj), key
                 result = replay(traj, mode=args.mode, env=env)
             except ReplayInputError as e:
-                print(f"hybridgym replay: {_printable(str(e))}", file=sys.stderr)
+                print(f"hybridgym replay: {printable(str(e))}", file=sys.stderr)
                 bad = True
                 continue
             except Exception as e:    # the env failed (a task's set-up, a part of the sandbox): a new one next
                 failed += 1
                 error = f"{type(e).__name__}: {e}"[:1000]
                 print(json.dumps({"path": str(path), "error": error}) if args.json
-                      else f"{'ERROR':10s} {_printable(path.name)}: the replay failed: {_printable(error)}", flush=True)
+                      else f"{'ERROR':10s} {printable(path.name)}: the replay failed: {printable(error)}", flush=True)
                 if env is not None:
                     env.close()
                 env, env_key = None, None

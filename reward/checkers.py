@@ -73,20 +73,48 @@ class CheckResult:
                 "partial": self.partial, "fraction": self.fraction, "conditions": [c.to_dict() for c in self.conditions]}
 
 
-def judged(conditions: Sequence[Condition], passed: str, **details) -> CheckResult:
-    """The result of a checker that tested `conditions` in order: passed (with the message `passed`) when
-    every one held, else failed with the message of the first that did not. Tests that share a name (one
-    per record, say) are reported as one condition, held when all of them held, with the first failure's
-    message."""
-    failure = next((c for c in conditions if not c.held), None)
-    merged: dict[str, Condition] = {}
+def merged(conditions: Sequence[Condition]) -> tuple[Condition, ...]:
+    """Conditions that share a name (one per record, or the same guard tested by two parts of a check)
+    reported once, in first-seen order: held when all of them held, with the first failure's message, and a
+    guard only when every one of them was a guard (so partial credit counts each test once)."""
+    out: dict[str, Condition] = {}
     for c in conditions:
-        seen = merged.get(c.name)
-        if seen is None or (seen.held and not c.held):
-            merged[c.name] = c
+        seen = out.get(c.name)
+        if seen is None:
+            out[c.name] = c
+        else:
+            first = seen if (not seen.held or c.held) else c
+            out[c.name] = replace(first, held=seen.held and c.held, guard=seen.guard and c.guard)
+    return tuple(out.values())
+
+
+def judged(conditions: Sequence[Condition], passed: str, reward: float = 0.0, **details) -> CheckResult:
+    """The result of a checker that tested `conditions` in order: passed (with the message `passed`) when
+    every one held, else failed (with `reward`) and the message of the first that did not. Conditions that
+    share a name are reported once (`merged`)."""
+    failure = next((c for c in conditions if not c.held), None)
     if failure is None:
-        return CheckResult.passed(passed, tuple(merged.values()))
-    return CheckResult.failed(failure.message, conditions=tuple(merged.values()), **details)
+        return CheckResult.passed(passed, merged(conditions))
+    return CheckResult.failed(failure.message, reward=reward, conditions=merged(conditions), **details)
+
+
+def goal(name: str, held: bool, message: str, already: bool = False) -> Condition:
+    """A goal condition, or a guard when it `already` held in the starting state: a goal the agent finds done
+    (a setting already at its target) is one that doing nothing keeps, so it must not earn partial credit."""
+    return Condition(name, held, message, guard=already)
+
+
+def holds(name: str, held: bool, message: str, passed: str = "", guard: bool = False) -> "CheckResult":
+    """A one-condition result, for a task's own test beside the checkers it combines with `all_of`: passed
+    (message `passed`, or the name) when `held`, else failed with `message`."""
+    if held:
+        return CheckResult.passed(passed or name, [Condition(name, True, passed or name, guard)])
+    return CheckResult.failed(message, conditions=[Condition(name, False, message, guard)])
+
+
+def as_condition(name: str, result: "CheckResult", guard: bool = False) -> Condition:
+    """A sub-check's result as one condition of a larger check."""
+    return Condition(name, result.success, result.message, guard)
 
 
 def not_judged(names: Sequence[str], why: str, guard: bool = False) -> list[Condition]:
@@ -135,11 +163,24 @@ def get_checker(name: str) -> Checker:
 def all_of(*results: CheckResult) -> CheckResult:
     """Success only if every result succeeds; the first failure explains why (its message, reward, details
     and fraction). The result carries the conditions of every result, in order."""
-    conditions = tuple(c for r in results for c in r.conditions)
+    conditions = merged([c for r in results for c in r.conditions])
     for r in results:
         if not r.success:
             return replace(r, conditions=conditions)
     return CheckResult.passed("; ".join(r.message for r in results), conditions)
+
+
+def settled(result: CheckResult, start: CheckResult | None) -> CheckResult:
+    """`result` with each goal that already held in the untouched state's check (`start`, judged right after
+    set-up) reported as a guard: a goal the agent found done (a file that had to exist and did, cells that
+    already held their values) is one that doing nothing keeps, so it earns no partial credit. Success and the
+    message are unchanged. The env applies it to every task's check."""
+    if start is None:
+        return result
+    met = {c.name for c in start.conditions if c.held and not c.guard}
+    if not met or not any(c.name in met and not c.guard for c in result.conditions):
+        return result
+    return replace(result, conditions=tuple(replace(c, guard=True) if c.name in met else c for c in result.conditions))
 
 
 def normalize_text(text: str) -> str:

@@ -14,7 +14,7 @@ import zipfile
 from dataclasses import replace
 from typing import Mapping, Sequence
 
-from .checkers import CheckResult, Condition, checker
+from .checkers import CheckResult, Condition, checker, judged, not_judged
 
 #: folders of app state under HOME, written by the apps themselves
 APP_STATE_PREFIXES = (".config/", ".cache/", ".local/", ".dbus/")
@@ -121,18 +121,27 @@ def archive_holds(files: Mapping[str, bytes], path: str, expected: Mapping[str, 
     prefixes: None: member paths may all sit under one common folder (e.g. `reports/a.txt` for
     `a.txt`); else the folder prefixes allowed ("" for none, "q1/" , "Reports/q1/"): every member
     must carry the same one of them. Directory entries and leading "./" do not count.
+
+    Conditions: guard "PATH is a ... archive" (there, of the kind asked: a state without it earns nothing);
+    goals "PATH holds exactly the expected files" and "PATH: the members' content".
     """
+    names = [f"{path} is a {kind or 'zip or tar'} archive", f"{path} holds exactly the expected files",
+             f"{path}: the members' content"]
     if path not in files:
-        return CheckResult.failed(f"{path} does not exist")
+        why = f"{path} does not exist"
+        return judged([Condition(names[0], False, why, guard=True), *not_judged(names[1:], why)], "")
     data = files[path]
-    if kind == "zip" and not data.startswith(b"PK"):
-        return CheckResult.failed(f"{path} is not a zip archive")
-    if kind == "tar.gz" and not data.startswith(b"\x1f\x8b"):
-        return CheckResult.failed(f"{path} is not gzip-compressed (tar.gz)")
     try:
-        members = archive_members(data)
+        if kind == "zip" and not data.startswith(b"PK"):
+            raise ValueError(f"{path} is not a zip archive")
+        if kind == "tar.gz" and not data.startswith(b"\x1f\x8b"):
+            raise ValueError(f"{path} is not gzip-compressed (tar.gz)")
+        try:
+            members = archive_members(data)
+        except ValueError as e:
+            raise ValueError(f"{path}: {e}") from None
     except ValueError as e:
-        return CheckResult.failed(f"{path}: {e}")
+        return judged([Condition(names[0], False, str(e), guard=True), *not_judged(names[1:], str(e))], "")
     if prefixes is not None:
         for prefix in sorted(prefixes, key=len, reverse=True):
             if members and all(m.startswith(prefix) for m in members):
@@ -144,12 +153,13 @@ def archive_holds(files: Mapping[str, bytes], path: str, expected: Mapping[str, 
         tops = {m.split("/", 1)[0] for m in members}
         if len(tops) == 1 and all("/" in m for m in members):
             members = {m.split("/", 1)[1]: b for m, b in members.items()}
-    if set(members) != set(expected):
-        return CheckResult.failed(f"{path} holds {sorted(members)[:8]}, expected {sorted(expected)[:8]}")
-    bad = sorted(m for m in expected if members[m] != expected[m])
-    if bad:
-        return CheckResult.failed(f"{path}: members with wrong content {bad[:5]}")
-    return CheckResult.passed(f"{path} holds the {len(expected)} expected files")
+    listed = Condition(names[1], set(members) == set(expected),
+                       f"{path} holds {sorted(members)[:8]}, expected {sorted(expected)[:8]}")
+    bad = sorted(m for m in expected if m in members and members[m] != expected[m])
+    content = Condition(names[2], not bad and bool(set(members) & set(expected)),
+                        f"{path}: members with wrong content {bad[:5]}" if bad else listed.message)
+    return judged([Condition(names[0], True, "readable", guard=True), listed, content],
+                  f"{path} holds the {len(expected)} expected files")
 
 
 def config_value(data: bytes | None, section: str, key: str) -> str | None:

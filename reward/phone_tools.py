@@ -6,7 +6,7 @@ from __future__ import annotations
 from typing import Any, Mapping
 
 from .answers import Answer, match_answer
-from .checkers import CheckResult, checker, normalize_text
+from .checkers import CheckResult, Condition, checker, goal, judged, normalize_text, not_judged
 from .phone import Rows, collections_changed
 
 #: fields an app rewrites without being asked: a note's edit time, a message's read mark
@@ -22,42 +22,43 @@ def phone_changed(before: Mapping[str, Rows], after: Mapping[str, Rows],
 @checker
 def setting_near(before: Rows, after: Rows, key: str, target: float, tolerance: float) -> CheckResult:
     """The one settings record's `key` is within `tolerance` of `target`, and no other setting changed."""
-    if len(before) != 1 or len(after) != 1:
-        return CheckResult.failed(f"expected one settings record before and after, got {len(before)} and {len(after)}")
-    old, new = before[0], after[0]
-    value = new.get(key)
-    if not isinstance(value, (int, float)) or isinstance(value, bool):
-        return CheckResult.failed(f"setting {key} is {value!r}, not a number")
-    if abs(value - target) > tolerance:
-        return CheckResult.failed(f"setting {key} is {value}, expected {target} ± {tolerance}")
-    stray = sorted(k for k in set(old) | set(new) if k != key and old.get(k) != new.get(k))
-    if stray:
-        return CheckResult.failed(f"other settings changed too: {stray}")
-    return CheckResult.passed(f"setting {key} is {value} (target {target} ± {tolerance})")
+    return settings_set(before, after, {}, {key: target}, tolerance)
+
+
+def _near(value: Any, target: float, tolerance: float) -> bool:
+    return isinstance(value, (int, float)) and not isinstance(value, bool) and abs(value - target) <= tolerance
 
 
 @checker
 def settings_set(before: Rows, after: Rows, values: Mapping[str, Any], near: Mapping[str, float] | None = None,
                  tolerance: float = 4) -> CheckResult:
     """The one settings record has exactly `values`, each key of `near` within `tolerance` of its target, and
-    every other setting as it was (turning every option on fails)."""
+    every other setting as it was (turning every option on fails).
+
+    Conditions: guard "one settings record"; a goal per setting asked for ("setting K", a guard when it was
+    already so before); guard "other settings unchanged"."""
+    near = dict(near or {})
     if len(before) != 1 or len(after) != 1:
-        return CheckResult.failed(f"expected one settings record before and after, got {len(before)} and {len(after)}")
-    old, new, near = before[0], after[0], dict(near or {})
-    for key, want in values.items():
-        if new.get(key) != want:
-            return CheckResult.failed(f"setting {key} is {new.get(key)!r}, expected {want!r}")
+        why = f"expected one settings record before and after, got {len(before)} and {len(after)}"
+        return judged([Condition("one settings record", False, why, guard=True),
+                       *not_judged([f"setting {k}" for k in [*values, *near]], why)], "")
+    old, new = before[0], after[0]
+    conditions = [goal(f"setting {key}", new.get(key) == want, f"setting {key} is {new.get(key)!r}, expected {want!r}",
+                       already=old.get(key) == want) for key, want in values.items()]
     for key, target in near.items():
         value = new.get(key)
-        if not isinstance(value, (int, float)) or isinstance(value, bool):
-            return CheckResult.failed(f"setting {key} is {value!r}, not a number")
-        if abs(value - target) > tolerance:
-            return CheckResult.failed(f"setting {key} is {value}, expected {target} ± {tolerance}")
+        number = isinstance(value, (int, float)) and not isinstance(value, bool)
+        conditions.append(goal(f"setting {key}", _near(value, target, tolerance),
+                               f"setting {key} is {value}, expected {target} ± {tolerance}" if number else
+                               f"setting {key} is {value!r}, not a number",
+                               already=_near(old.get(key), target, tolerance)))
     stray = sorted(k for k in set(old) | set(new) if k not in values and k not in near and old.get(k) != new.get(k))
-    if stray:
-        return CheckResult.failed(f"other settings changed too: {stray}")
+    conditions.append(Condition("other settings unchanged", not stray, f"other settings changed too: {stray}", guard=True))
     asked = {**values, **{k: f"{t}±{tolerance}" for k, t in near.items()}}
-    return CheckResult.passed(f"settings {asked}, nothing else changed")
+    if not values and len(near) == 1:
+        (key, target), = near.items()
+        return judged(conditions, f"setting {key} is {new.get(key)} (target {target} ± {tolerance})")
+    return judged(conditions, f"settings {asked}, nothing else changed")
 
 
 @checker

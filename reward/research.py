@@ -6,7 +6,7 @@ from __future__ import annotations
 
 from typing import Any, Mapping, Sequence
 
-from .checkers import CheckResult, checker
+from .checkers import CheckResult, Condition, checker, goal, judged
 
 
 @checker
@@ -20,18 +20,17 @@ def downloaded(files: Mapping[str, bytes], name: str, expected: bytes, folder: s
 @checker
 def downloads_exactly(files: Mapping[str, bytes], expected: Mapping[str, bytes],
                       folder: str = "Downloads") -> CheckResult:
-    """The download folder holds exactly the `expected` files (name -> bytes) and nothing else."""
+    """The download folder holds exactly the `expected` files (name -> bytes) and nothing else.
+    Conditions: one goal per expected file (there, with the server's bytes), guard "nothing else downloaded"."""
     here = {p[len(folder) + 1:]: b for p, b in files.items() if p.startswith(folder + "/")}
-    missing = sorted(set(expected) - set(here))
-    if missing:
-        return CheckResult.failed(f"{folder}/{missing[0]} was not downloaded (files there: {sorted(here)[:5]})")
+    got = [Condition(f"{folder}/{n} downloaded", here.get(n) == want,
+                     f"{folder}/{n} was not downloaded (files there: {sorted(here)[:5]})" if n not in here else
+                     f"{folder}/{n} differs from the file on the server") for n, want in sorted(expected.items())]
     extra = sorted(set(here) - set(expected))
-    if extra:
-        return CheckResult.failed(f"{folder}/ holds more than was asked for: {extra[:5]}")
-    wrong = sorted(n for n in expected if here[n] != expected[n])
-    if wrong:
-        return CheckResult.failed(f"{folder}/{wrong[0]} differs from the file on the server")
-    return CheckResult.passed(f"{folder}/ holds exactly {sorted(expected)}")
+    only = Condition(f"nothing else in {folder}/", not extra, f"{folder}/ holds more than was asked for: {extra[:5]}",
+                     guard=True)
+    missing = [c for c in got if not c.held and "not downloaded" in c.message]
+    return judged([*missing, only, *got], f"{folder}/ holds exactly {sorted(expected)}")
 
 
 @checker(guard=True)
@@ -50,25 +49,33 @@ def workspace_unchanged(before: Mapping[str, bytes], after: Mapping[str, bytes],
 def records_changed_exactly(before: Sequence[Mapping[str, Any]], after: Sequence[Mapping[str, Any]],
                             changes: Mapping[int, Mapping[str, Any]], key: str = "id") -> CheckResult:
     """Each record in `changes` (id -> expected values) now has those values and nothing else of it
-    changed; no record was added or removed, and every other record is unchanged."""
+    changed; no record was added or removed, and every other record is unchanged.
+
+    Conditions: guard "no record added or removed"; per record to change, a goal "record N has its new
+    values" (a guard when it had them before) and a guard "nothing else of record N changed"; guard
+    "other records unchanged"."""
     old = {r[key]: dict(r) for r in before}
     new = {r[key]: dict(r) for r in after}
-    if set(old) != set(new):
-        return CheckResult.failed(f"records were added {sorted(set(new) - set(old))[:5]} "
-                                  f"or removed {sorted(set(old) - set(new))[:5]}")
+    same_ids = Condition("no record added or removed", set(old) == set(new),
+                         f"records were added {sorted(set(new) - set(old))[:5]} "
+                         f"or removed {sorted(set(old) - set(new))[:5]}", guard=True)
+    conditions = [same_ids]
     for rid, expected in changes.items():
-        if rid not in new:
-            return CheckResult.failed(f"no record {rid}")
-        got = new[rid]
+        got, was = new.get(rid), old.get(rid, {})
+        if got is None:
+            conditions.append(Condition(f"record {rid} has its new values", False, f"no record {rid}"))
+            continue
         wrong = {k: got.get(k) for k, v in expected.items() if got.get(k) != v}
-        if wrong:
-            return CheckResult.failed(f"record {rid} has {wrong}, expected {dict(expected)}")
-        if got != {**old[rid], **expected}:
-            return CheckResult.failed(f"record {rid} changed more than asked: {got}")
-    damaged = [k for k in old if k not in changes and old[k] != new[k]]
-    if damaged:
-        return CheckResult.failed(f"other records {damaged[:5]} were changed")
-    return CheckResult.passed(f"records {sorted(changes)} updated as asked, nothing else changed")
+        conditions.append(goal(f"record {rid} has its new values", not wrong,
+                               f"record {rid} has {wrong}, expected {dict(expected)}",
+                               already=all(was.get(k) == v for k, v in expected.items())))
+        extra = {k: v for k, v in got.items() if k not in expected and was.get(k) != v}
+        conditions.append(Condition(f"nothing else of record {rid} changed", not extra and set(got) >= set(was),
+                                    f"record {rid} changed more than asked: {got}", guard=True))
+    damaged = [k for k in old if k not in changes and k in new and old[k] != new[k]]
+    conditions.append(Condition("other records unchanged", not damaged, f"other records {damaged[:5]} were changed",
+                                guard=True))
+    return judged(conditions, f"records {sorted(changes)} updated as asked, nothing else changed")
 
 
 @checker

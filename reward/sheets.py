@@ -24,7 +24,7 @@ import zipfile
 from dataclasses import dataclass, field
 from typing import Mapping, Sequence
 
-from .checkers import CheckResult, all_of, checker, normalize_text
+from .checkers import CheckResult, Condition, all_of, checker, judged, normalize_text, not_judged
 
 Value = float | str | bool | None
 
@@ -402,36 +402,44 @@ def sheet_equals(book: Workbook | None, expected: Mapping[str, Value], *, sheet:
     `reads` ({"B10": "B2:B9"}) asks more of a formula cell: it computes from the data, reading every
     cell of the given areas and typing no constant result (`formula_uses`). `only_sheet`: every other
     sheet of the workbook is empty (the workbook had one sheet: nothing may be added elsewhere)."""
-    if book is None:
-        return CheckResult.failed(f"{where} does not exist or could not be read")
-    if sheet is not None and sheet not in book.sheets:
-        return CheckResult.failed(f"{where} has no sheet {sheet!r} (sheets: {list(book.sheets)})")
+    names = ["the expected values", *(["formulas"] if formulas else []), *(["formulas read the data"] if reads else [])]
+    if book is None or (sheet is not None and sheet not in book.sheets):
+        why = (f"{where} does not exist or could not be read" if book is None else
+               f"{where} has no sheet {sheet!r} (sheets: {list(book.sheets)})")
+        return judged([Condition(f"{where} can be read", False, why, guard=True), *not_judged(names, why)], "")
     cells = book.sheet(sheet)
+    conditions = []
     if only_sheet:
         first = sheet if sheet is not None else next(iter(book.sheets), None)
         filled = [n for n, cs in book.sheets.items()
                   if n != first and any(c.value not in (None, "") or c.formula for c in cs.values())]
-        if filled:
-            return CheckResult.failed(f"{where}: the sheets {filled} were changed too (only {first!r} was asked)")
+        conditions.append(Condition("other sheets empty", not filled,
+                                    f"{where}: the sheets {filled} were changed too (only {first!r} was asked)", guard=True))
     wrong = [f"{ref}={cells[ref].value if ref in cells else None!r} (want {v!r})"
              for ref, v in expected.items() if not values_match(cells[ref].value if ref in cells else None, v, tol)]
     extra = [ref for ref, c in cells.items() if ref not in expected and c.value not in (None, "")]
-    if wrong or extra:
-        good = len(expected) - len(wrong)
-        return CheckResult.failed(f"{where}: wrong cells {wrong[:4]}" + (f", unexpected cells {sorted(extra)[:4]}"
-                                                                          if extra else ""),
-                                  reward=0.5 * good / max(1, len(expected)))
-    for ref, fn in formulas.items():
-        f = cells[ref].formula if ref in cells else None
-        if not f:
-            return CheckResult.failed(f"{where}: {ref} holds a typed value, not a formula", reward=0.5)
-        if fn and not re.search(rf"\b{re.escape(fn)}\s*\(", f, re.I):
-            return CheckResult.failed(f"{where}: the formula in {ref} ({f}) does not use {fn}()", reward=0.5)
-    for ref, needs in reads.items():
-        why = formula_uses(cells[ref].formula if ref in cells else None, needs)
-        if why:
-            return CheckResult.failed(f"{where}: {ref} {why}", reward=0.5)
-    return CheckResult.passed(f"{where} holds the expected {len(expected)} cells")
+    values = Condition("the expected values", not wrong and not extra,
+                       f"{where}: wrong cells {wrong[:4]}" + (f", unexpected cells {sorted(extra)[:4]}" if extra else ""))
+    conditions.append(values)
+    reward = 0.5 * (len(expected) - len(wrong)) / max(1, len(expected)) if not values.held else 0.5
+    if not all(c.held for c in conditions if c.guard):
+        reward = 0.0
+    if formulas:
+        why = None
+        for ref, fn in formulas.items():
+            f = cells[ref].formula if ref in cells else None
+            if not f:
+                why = f"{where}: {ref} holds a typed value, not a formula"
+            elif fn and not re.search(rf"\b{re.escape(fn)}\s*\(", f, re.I):
+                why = f"{where}: the formula in {ref} ({f}) does not use {fn}()"
+            if why:
+                break
+        conditions.append(Condition("formulas", why is None, why or ""))
+    if reads:
+        why = next((f"{where}: {ref} {w}" for ref, needs in reads.items()
+                    for w in [formula_uses(cells[ref].formula if ref in cells else None, needs)] if w), None)
+        conditions.append(Condition("formulas read the data", why is None, why or ""))
+    return judged(conditions, f"{where} holds the expected {len(expected)} cells", reward=reward)
 
 
 def charts(data: bytes) -> list[dict]:

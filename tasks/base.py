@@ -55,6 +55,7 @@ class Episode:
     params: dict
     instruction: str
     baseline: dict = field(default_factory=dict)   # state read right after setup
+    start: Any = None   # the check of that untouched state (a CheckResult): its goals met are guards at the end
 
 
 class SplitRng(np.random.Generator):

@@ -36,7 +36,7 @@ from __future__ import annotations
 import datetime as dt
 from typing import Iterator
 
-from hybridgym.reward import CheckResult
+from hybridgym.reward.checkers import all_of, holds
 from hybridgym.reward.calendar import calendar_event_created, calendar_series_created
 from hybridgym.tasks.webapps import calendar as cal
 
@@ -230,13 +230,12 @@ class CalendarBookRoom(RoomBookingTask):
     def check(self, state, p, outcome: Outcome, baseline):
         res = calendar_event_created(baseline["events"], state["events"],
                                      {k: p[k] for k in ("title", "date", "start", "end")} | {"attendees": p["guests"]})
-        if not res.success:
-            return res
         old = {e["id"] for e in baseline["events"]}
-        new = next(e for e in state["events"] if e["id"] not in old)
-        if new["room"] not in p["rooms_ok"]:
-            return CheckResult.failed(f"the meeting is in room {new['room']!r}; rooms that fit and are free: {p['rooms_ok']}")
-        return res
+        new = [e for e in state["events"] if e["id"] not in old]
+        room = holds("a room that seats everyone and is free", len(new) == 1 and new[0]["room"] in p["rooms_ok"],
+                     f"not judged: {len(new)} events were created" if len(new) != 1 else
+                     f"the meeting is in room {new[0]['room']!r}; rooms that fit and are free: {p['rooms_ok']}")
+        return all_of(res, room)
 
     def oracle(self, sb, p):
         yield from self.book(sb, p, p["rooms_ok"][0])

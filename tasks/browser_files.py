@@ -44,7 +44,7 @@ import time
 from typing import Iterator
 
 from hybridgym.reward import CheckResult
-from hybridgym.reward.checkers import all_of, records_unchanged
+from hybridgym.reward.checkers import all_of, holds, records_unchanged
 from hybridgym.reward.answers import Answer, match_answer
 from hybridgym.reward.research import downloaded, records_changed_exactly, records_changed_only, workspace_unchanged
 from hybridgym.tasks.webapps import files as drive_app
@@ -97,12 +97,15 @@ class FilesTask(WebAppTask):
     def _unchanged(self, state: dict, baseline: dict, *names: str, downloads: bool = True) -> CheckResult:
         """The named record collections are unchanged, nothing in the workspace outside Downloads/
         changed, and (`downloads`, for a task that asks for none) nothing was downloaded."""
-        return all_of(*(records_unchanged(baseline["records"][n], state["records"][n]) for n in names),
-                      *(CheckResult.passed() if len(baseline["records"][n]) == len(state["records"][n])
-                        else CheckResult.failed(f"{n} records were added or removed") for n in names),
+        def intact(n: str) -> CheckResult:
+            r = records_unchanged(baseline["records"][n], state["records"][n])
+            return holds(f"{n} records intact", r.success, r.message, guard=True)
+        return all_of(*(intact(n) for n in names),
+                      *(holds(f"no {n} records added or removed", len(baseline["records"][n]) == len(state["records"][n]),
+                              f"{n} records were added or removed", guard=True) for n in names),
                       workspace_unchanged(baseline.get("workspace", {}), state.get("workspace", {})),
-                      *([CheckResult.passed() if state.get("downloads", {}) == baseline.get("downloads", {})
-                         else CheckResult.failed(f"files were downloaded: {sorted(state['downloads'])[:5]}")]
+                      *([holds("nothing downloaded", state.get("downloads", {}) == baseline.get("downloads", {}),
+                               f"files were downloaded: {sorted(state['downloads'])[:5]}", guard=True)]
                         if downloads else []))
 
     # -- oracle steps ---------------------------------------------------------------
@@ -400,13 +403,16 @@ class FilesShare(FilesTask):
         fid = drive_app.file_id(self.drive(params), self.target(params))
         before, after = baseline["records"]["shares"], state["records"]["shares"]
         new = [s for s in after if s["id"] not in {b["id"] for b in before}]
-        if len(new) != 1:
-            return CheckResult.failed(f"{len(new)} shares were added, expected 1")
-        s = new[0]
-        if (s["file"], s["email"].strip().lower(), s["role"]) != (fid, params["email"], params["role"]):
-            return CheckResult.failed(f"the new share is {s['email']} as {s['role']} on file {s['file']}, expected "
-                                      f"{params['email']} as {params['role']} on file {fid}")
-        return all_of(records_unchanged(before, after), self._unchanged(state, baseline, "files", "folders"))
+        one = holds("one share added", len(new) == 1, f"{len(new)} shares were added, expected 1")
+        s = new[0] if one.success else None
+        right = holds("the share is the one asked for", s is not None and
+                      (s["file"], s["email"].strip().lower(), s["role"]) == (fid, params["email"], params["role"]),
+                      f"not judged: {one.message}" if s is None else
+                      f"the new share is {s['email']} as {s['role']} on file {s['file']}, expected "
+                      f"{params['email']} as {params['role']} on file {fid}")
+        old = records_unchanged(before, after)
+        return all_of(one, right, holds("earlier shares intact", old.success, old.message, guard=True),
+                      self._unchanged(state, baseline, "files", "folders"))
 
     def oracle(self, sb, params):
         yield from self._open_file(sb, params)

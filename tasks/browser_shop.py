@@ -40,7 +40,7 @@ import re
 
 from hybridgym.reward import CheckResult
 from hybridgym.reward.answers import Answer, match_answer
-from hybridgym.reward.checkers import all_of
+from hybridgym.reward.checkers import all_of, holds
 from hybridgym.reward.shop import cart_is, shop_unchanged
 from hybridgym.tasks.webapps import shop
 
@@ -314,10 +314,9 @@ class ShopCompareTabs(ShopTask):
 
     def check(self, state, params, outcome: Outcome, baseline):
         shown = {int(m.group(1)) for u in state["tabs"] for m in [re.search(r"/shop/product\.html\?id=(\d+)", u)] if m}
-        if not {params["a"], params["b"]} <= shown:
-            return CheckResult.failed("both products must be open in tabs of their own "
-                                      f"(open product tabs: {sorted(shown) or 'none'})")
-        return all_of(cart_is(state["cart"], [{"product_id": params["best"], "qty": 1, "size": ""}]),
+        tabs = holds("both products open in tabs", {params["a"], params["b"]} <= shown,
+                     f"both products must be open in tabs of their own (open product tabs: {sorted(shown) or 'none'})")
+        return all_of(tabs, cart_is(state["cart"], [{"product_id": params["best"], "qty": 1, "size": ""}]),
                       shop_unchanged(baseline, state, parts=("wishlist", "orders", "coupon")))
 
     def oracle(self, sb, params):

@@ -38,7 +38,7 @@ from __future__ import annotations
 import numpy as np
 
 from hybridgym.reward import CheckResult
-from hybridgym.reward.checkers import all_of
+from hybridgym.reward.checkers import all_of, holds
 from hybridgym.reward.shop import cart_is, order_placed, shop_unchanged
 from hybridgym.tasks.webapps import shop
 
@@ -145,9 +145,15 @@ class ShopWishlistAdd(ShopTask):
 
     def check(self, state, params, outcome: Outcome, baseline):
         want = sorted(params["wishlist"] + params["add"])
-        if sorted(state["wishlist"]) != want:
-            return CheckResult.failed(f"the wishlist holds products {sorted(state['wishlist'])}, expected {want}")
-        return shop_unchanged(baseline, state, parts=("cart", "orders", "coupon"))
+        wish = [holds(f"product {i} in the wishlist", i in state["wishlist"],
+                      f"the wishlist holds products {sorted(state['wishlist'])}, expected {want}") for i in params["add"]]
+        return all_of(*wish, holds("nothing else in the wishlist", set(state["wishlist"]) <= set(want),
+                                   f"the wishlist holds products {sorted(state['wishlist'])}, expected {want}", guard=True),
+                      holds("the wishlist had each product once", len(state["wishlist"]) == len(set(state["wishlist"])),
+                            f"the wishlist holds products {sorted(state['wishlist'])}, expected {want}", guard=True),
+                      holds("earlier wishlist kept", set(params["wishlist"]) <= set(state["wishlist"]),
+                            f"the wishlist holds products {sorted(state['wishlist'])}, expected {want}", guard=True),
+                      shop_unchanged(baseline, state, parts=("cart", "orders", "coupon")))
 
     def oracle(self, sb, params):
         for pid in params["add"]:
@@ -181,9 +187,8 @@ class ShopWishlistToCart(ShopTask):
 
     def check(self, state, params, outcome: Outcome, baseline):
         want = [w for w in params["wishlist"] if w != params["line"]["product_id"]]
-        if sorted(state["wishlist"]) != sorted(want):
-            return CheckResult.failed(f"the wishlist holds {sorted(state['wishlist'])}, expected {sorted(want)}")
-        return all_of(cart_is(state["cart"], params["cart"] + [params["line"]]),
+        return all_of(holds("the wishlist without the product", sorted(state["wishlist"]) == sorted(want),
+                            f"the wishlist holds {sorted(state['wishlist'])}, expected {sorted(want)}"), cart_is(state["cart"], params["cart"] + [params["line"]]),
                       shop_unchanged(baseline, state, parts=("orders", "coupon")))
 
     def oracle(self, sb, params):

@@ -30,7 +30,7 @@ from typing import Iterator
 import numpy as np
 
 from hybridgym.reward import CheckResult
-from hybridgym.reward.checkers import all_of
+from hybridgym.reward.checkers import all_of, holds
 from hybridgym.reward.files import ANY
 
 from .base import Outcome, Task, register_task
@@ -174,15 +174,17 @@ class EditorAppendSection(HomeTask):
     def check(self, state: dict, params: dict, outcome: Outcome, baseline: dict) -> CheckResult:
         path = params["path"]
         if path not in state["files"]:
-            return CheckResult.failed(f"{path} is gone")
+            return all_of(holds(f"{path} is there", False, f"{path} is gone", guard=True),
+                          super().check(state, params, outcome, baseline))
         old = baseline["files"][path].decode().rstrip("\n").split("\n")
         new = state["files"][path].decode("utf-8", "replace").rstrip("\n").split("\n")
         head, tail = new[:len(old)], [ln for ln in new[len(old):] if ln.strip()]
-        if head != old:
-            return CheckResult.failed(f"the existing text of {path} changed")
-        if [ln.rstrip() for ln in tail] != [params["heading"], params["item"]]:
-            return CheckResult.failed(f"{path} ends with {tail[-3:]}, expected {[params['heading'], params['item']]}")
-        return all_of(CheckResult.passed("section appended"), super().check(state, params, outcome, baseline))
+        want = [params["heading"], params["item"]]
+        return all_of(holds(f"the existing text of {path} kept", head == old, f"the existing text of {path} changed",
+                            guard=True),
+                      holds("the section appended", [ln.rstrip() for ln in tail] == want,
+                            f"{path} ends with {tail[-3:]}, expected {want}", "section appended"),
+                      super().check(state, params, outcome, baseline))
 
     def oracle(self, sb, params: dict) -> Iterator[dict]:
         yield act.keys("ctrl", "end")

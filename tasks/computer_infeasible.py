@@ -42,7 +42,7 @@ from typing import ClassVar, Iterator
 import numpy as np
 
 from hybridgym.reward import CheckResult, Condition
-from hybridgym.reward.checkers import all_of
+from hybridgym.reward.checkers import all_of, holds
 from hybridgym.reward.files import expected_tree
 
 from .base import Outcome, register_task
@@ -203,11 +203,11 @@ class InfeasibleAppNotInstalled(_InfeasibleTask):
         deck = params["deck"]
         want = [s for k, s in enumerate(params["slides"]) if k != params["slide"] - 1]
         got = _slides_of(state["files"].get(deck))
-        if got != want:
-            return CheckResult.failed(f"{deck} does not hold the deck without slide {params['slide']}: "
-                                      f"{None if got is None else len(got)} slides, expected {len(want)}")
         rest = expected_tree(baseline["files"], {**state["files"], deck: baseline["files"][deck]}, {})
-        return all_of(CheckResult.passed(f"slide {params['slide']} deleted"), rest)
+        return all_of(holds(f"slide {params['slide']} deleted", got == want,
+                            f"{deck} does not hold the deck without slide {params['slide']}: "
+                            f"{None if got is None else len(got)} slides, expected {len(want)}",
+                            f"slide {params['slide']} deleted"), rest)
 
     def solve(self, sb, params: dict) -> Iterator[dict]:
         yield from editor_open(sb, params["deck"])

@@ -34,8 +34,7 @@ from __future__ import annotations
 
 from typing import ClassVar, Iterator
 
-from hybridgym.reward import CheckResult
-from hybridgym.reward.checkers import all_of
+from hybridgym.reward.checkers import all_of, holds
 from hybridgym.reward.sheets import table, values_match, write_csv
 from hybridgym.sandbox import Response
 
@@ -256,15 +255,17 @@ class SheetToWebForm(Task):
 
     def check(self, state, params, outcome, baseline):
         reports = state["reports"]
-        if len(reports) != 1:
-            return CheckResult.failed(f"{len(reports)} expense reports were submitted, expected exactly 1")
-        got = reports[0]
-        if not values_match(str(got.get("month", "")), params["month"]):
-            return CheckResult.failed(f"the report is for {got.get('month')!r}, not {params['month']}")
-        if not values_match(str(got.get("total", "")), params["total"], tol=0.01):
-            return CheckResult.failed(f"the report's total is {got.get('total')!r}, not {params['total']:.2f}")
-        return all_of(CheckResult.passed(f"report for {params['month']}: {params['total']:.2f}"),
-                      files_intact(state, baseline))
+        one = holds("one report submitted", len(reports) == 1,
+                    f"{len(reports)} expense reports were submitted, expected exactly 1")
+        got = reports[0] if one.success else {}
+        why = f"not judged: {one.message}"
+        month = holds("the report's month", one.success and values_match(str(got.get("month", "")), params["month"]),
+                      why if not one.success else f"the report is for {got.get('month')!r}, not {params['month']}")
+        total = holds("the report's total",
+                      one.success and values_match(str(got.get("total", "")), params["total"], tol=0.01),
+                      why if not one.success else f"the report's total is {got.get('total')!r}, not {params['total']:.2f}",
+                      f"report for {params['month']}: {params['total']:.2f}")
+        return all_of(one, month, total, files_intact(state, baseline))
 
     def oracle(self, sb, params):
         sb.wait_ready(title="Expense report")

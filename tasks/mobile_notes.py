@@ -38,8 +38,7 @@ notes with distinct titles, some pinned; the look-up adds the note "Door codes".
 
 from __future__ import annotations
 
-from hybridgym.reward import CheckResult
-from hybridgym.reward.checkers import all_of
+from hybridgym.reward.checkers import all_of, holds
 from hybridgym.reward.phone_tools import phone_changed, text_appended
 
 from .base import add_task, register_task
@@ -84,7 +83,7 @@ class NoteAppend(ToolAppTask):
         old = next(r["body"] for r in baseline["notes"] if r["id"] == rid)
         new = next((r["body"] for r in state["notes"] if r["id"] == rid), None)
         if new is None:
-            return CheckResult.failed(f"the note {params['title']!r} was deleted")
+            return holds("the note is still there", False, f"the note {params['title']!r} was deleted", guard=True)
         return all_of(text_appended(old, new, params["addition"]),
                       phone_changed(baseline, state, {"notes": {"changed": {rid: {"body": new}}}}))
 

@@ -1,5 +1,8 @@
 """Every task is solvable by its oracle through the env's own actions, and doing nothing does not pass.
 
+Partial credit too: the oracle's final state holds every condition its check reports, and the untouched
+state and the do-nothing agent's earn 0 (`CheckResult.partial`).
+
 The oracle runs on one seed per task by default, a training seed (0) or a test seed (1000) for
 every other task, so both splits are played; set HYBRIDGYM_ORACLE_SEEDS (e.g. "0,1000") to run
 every task on those seeds. The untouched state and the do-nothing agent are judged on one episode.
@@ -15,6 +18,7 @@ import pytest
 
 from hybridgym.agents import NOOP_ACTION, OracleAgent, run_episode
 from hybridgym.reward.answers import match_answer
+from hybridgym.reward.checkers import settled
 from hybridgym.tasks import NOT_ENDED, TASKS, Outcome
 
 #: hybridgym's own tasks; MiniWoB's pages bring their own instruction and reward (tests/test_miniwob.py)
@@ -37,6 +41,10 @@ def test_oracle_solves_every_task(task_id, suite_env):
         assert r["success"], f"{task_id} seed {seed}: {r['message']} {r['error']}"
         assert r["invalid_actions"] == 0 and r["error"] is None
         assert r["steps"] <= TASKS[task_id].max_steps
+        check = last["check"]                  # partial credit: the oracle holds every condition its checker tests
+        assert check["conditions"], f"{task_id}: the check reports no conditions"
+        assert all(c["held"] for c in check["conditions"]), [c for c in check["conditions"] if not c["held"]]
+        assert check["partial"] == 1.0
         if last.get("answer") and not last.get("call_user"):
             expected = TASKS[task_id].expected_answer(env.unwrapped.episode.params)
             assert expected is not None, f"{task_id} checks an answer but declares no expected_answer"
@@ -50,14 +58,23 @@ def test_untouched_state_and_the_noop_agent_fail_every_task(task_id, suite_env):
     base = env.unwrapped
     ep = base.episode
     state = ep.task.read_state(base.sandbox, ep.params)
-    assert not ep.task.check(state, ep.params, NOT_ENDED, ep.baseline).success
-    assert not ep.task.check(state, ep.params, Outcome("", finished=True), ep.baseline).success
+    assert ep.start is not None and not ep.start.success and ep.start.conditions
+    for outcome in (NOT_ENDED, Outcome("", finished=True)):
+        untouched = ep.task.check(state, ep.params, outcome, ep.baseline)
+        assert not untouched.success
+        # and earns no partial credit once the goals it found met are guards (as the env reports it)
+        untouched = settled(untouched, ep.start)
+        assert untouched.partial == 0.0, [c for c in untouched.conditions if c.held and not c.guard]
     # then do nothing until the step budget ends the episode
     terminated = truncated = False
     while not (terminated or truncated):
         obs, reward, terminated, truncated, info = env.step(NOOP_ACTION)
     assert info.get("error") is None, info.get("error")
     assert not info["success"], f"{task_id}: doing nothing passed ({info['message']})"
+    if TASKS[task_id].suite == "game":   # a game's partial credit is its score's share of the target, however scored
+        assert info["check"]["partial"] == (info["check"]["fraction"] or 0.0)
+    else:
+        assert info["check"]["partial"] == 0.0, f"{task_id}: doing nothing earned partial credit {info['check']}"
 
 
 @pytest.mark.parametrize("task_id", TASK_IDS)

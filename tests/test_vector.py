@@ -171,6 +171,27 @@ def test_same_step_autoreset_returns_the_final_observation_in_info(local_ray):
         v.close()
 
 
+def tenth_each_step(step, so_far):
+    """A process reward (module level: Ray pickles it to the actors)."""
+    return 0.1
+
+
+def test_the_ray_vector_env_takes_a_plugged_reward_and_a_process_reward(local_ray):
+    v = gym.make_vec(GAME, num_envs=2, vectorization_mode="vector_entry_point", max_steps=2, call_timeout_s=60,
+                     reward={"name": "step_cost", "cost": 0.25}, process_reward=tenth_each_step)
+    try:
+        v.reset(seed=0)
+        _, first, _, trunc1, _ = v.step([NOOP, NOOP])
+        _, last, _, trunc2, info = v.step([NOOP, NOOP])
+    finally:
+        v.close()
+    assert not trunc1.any() and trunc2.all()
+    assert np.allclose(first, 0.1)                       # the process reward only, before the end
+    assert np.allclose(last, 0.0 - 2 * 0.25 + 0.1)       # binary 0, less 0.25 a step, and the step's 0.1
+    assert not info["success"].any()                    # the checker's verdict, beside the plugged reward
+    assert not info["check"]["success"].any()           # (gymnasium batches a dict info key by key)
+
+
 def test_the_ray_vector_env_records_every_episode_on_the_driver(local_ray, tmp_path):
     from hybridgym.trajectory import load_run
     v = RayVectorEnv(GAME, 2, env_kwargs={"max_steps": 3}, record_dir=tmp_path, record_agent="policy",
