@@ -21,6 +21,14 @@ class BrowserEnv(HybridEnv):
     `Dict(screenshot=Box(0, 255, (800, 1280, 3), uint8), instruction, sdk_output,
     action_error)`: the whole display, browser chrome included.
 
+    With `obs_mode` (docs/observations.md) it also carries text views of the page,
+    read from Chromium's own accessibility tree and layout (CDP) after each step:
+    `axtree` (a line per node: role, name, value, states, box in screenshot pixels),
+    `dom` (a pruned DOM, the same boxes), `som` (the screenshot with numbered marks
+    on the interactive nodes) and `marks` (their list; `click(mark=N)` clicks mark
+    N's centre). Each text is capped at `obs_text_cap` characters; the nodes
+    themselves are in `info["views"]`.
+
     ## Rewards
     1.0 when the checker (which reads the app's backend records and confirms nothing
     else changed) passes at the end of the episode, else 0.0.

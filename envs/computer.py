@@ -34,6 +34,14 @@ class ComputerEnv(HybridEnv):
     sdk_output=UnicodeText, action_error=UnicodeText)`. The screenshot is taken once
     the screen has settled after the step's input.
 
+    With `obs_mode` (docs/observations.md) it also carries `axtree`, the desktop's
+    accessibility tree read through AT-SPI from the real apps (a line per node: the
+    app, role, name, value, states, box in screenshot pixels), after the window
+    manager's window list (title, app, geometry, focus); and `som` (the screenshot
+    with numbered marks on the interactive nodes) with `marks` (their list;
+    `click(mark=N)` clicks mark N's centre). `dom` is not offered. Each text is
+    capped at `obs_text_cap` characters; the nodes are in `info["views"]`.
+
     ## Rewards
     1.0 when the task's checker passes at the end of the episode, else 0.0
     (partial credit where a checker grades it). Checkers (`hybridgym.reward.files`) are

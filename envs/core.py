@@ -29,6 +29,7 @@ from .sandbox.editor import Editor
 from .sandbox.ssh import SSHSession, SSHTarget
 from .spaces import UnicodeText
 from .suites import SUITE_SPECS, Suite
+from .trees import TEXT_CAP, Views, parse_modes
 
 MAX_TEXT = 65536
 #: a step's time budget (`hybridgym.actions.model.MAX_STEP_SECONDS`): waits count the seconds
@@ -132,6 +133,15 @@ class HybridEnv(gym.Env):
             the checker still runs: `info["success"]` and `info["check"]` are always its.
         process_reward: a callable `(step_record, outcome_so_far) -> float` called after every
             step; its value is added to the step's reward (`info["process_reward"]`).
+        obs_mode: the views the observation carries beside the screenshot (docs/observations.md):
+            "screenshot" (the default: only it), "axtree" (the accessibility tree as text: a line per
+            node with its role, name, value, states and box in screenshot pixels), "dom" (a pruned DOM
+            as text; pages only), "som" (set-of-marks: `som`, the screenshot with numbered boxes on the
+            interactive nodes, and `marks`, their list; `click(mark=N)` clicks mark N's centre), or
+            several: "axtree+som" or a list. The suite's docstring says which it offers. The nodes
+            themselves are in `info["views"]`.
+        obs_text_cap: the longest text of a view (characters; default 30,000): a larger tree is cut,
+            its last line saying how many nodes were left out.
         Suite options (the spec's `options`) go to the suite's observer.
     """
 
@@ -141,7 +151,8 @@ class HybridEnv(gym.Env):
     def __init__(self, task: str | Task | None = None, *, schema: str = "auto", coords: str | None = None,
                  image_size: tuple[int, int] | None = None, max_steps: int | None = None, render_mode: str | None = None,
                  max_wait_s: float = 10.0, sdk_host: SSHTarget | None = None, reward: Any = None,
-                 process_reward: Any = None, **options: Any):
+                 process_reward: Any = None, obs_mode: Any = "screenshot", obs_text_cap: int = TEXT_CAP,
+                 **options: Any):
         if render_mode not in (None, "rgb_array"):
             raise ValueError(f"render_mode must be None or 'rgb_array', got {render_mode!r}")
         spec = self.spec_of_suite()
@@ -157,12 +168,14 @@ class HybridEnv(gym.Env):
         w, h = self.screen_size = spec.screen
         self.codec = Codec(screen=(w, h), coords=coords, platform=spec.platform, schema=schema,
                            image_size=image_size)
+        self.views = Views(parse_modes(obs_mode, spec.views, self.suite), (w, h), obs_text_cap)
         self.observer: Observer = spec.observer(max_wait_s=max_wait_s, **options)
         self.observation_space = spaces.Dict({
             "screenshot": spaces.Box(0, 255, (h, w, 3), np.uint8),
             "instruction": UnicodeText(4096),
             "sdk_output": UnicodeText(MAX_TEXT),
             "action_error": UnicodeText(4096),
+            **self.views.spaces(),
         })
         self.action_space = UnicodeText(MAX_TEXT)
         self.sandbox: Sandbox | None = None
@@ -191,8 +204,10 @@ class HybridEnv(gym.Env):
                           image_size: tuple[int, int] | None = None) -> None:
         """Read the agent's output from now on in `schema`, with `coords` and `image_size` (as the
         arguments of the same names): a model-backed agent sets what its model writes."""
+        marks = dict(self.codec.marks)
         self.codec = Codec(screen=self.screen_size, coords=coords, platform=self.codec.platform, schema=schema,
                            image_size=image_size)
+        self.codec.set_marks(marks)
 
     @classmethod
     def spec_of_suite(cls) -> Suite:
@@ -270,10 +285,14 @@ class HybridEnv(gym.Env):
         self._score = task.score(self.sandbox) if task.reward_mode == "score" else 0.0
         t_obs = time.perf_counter()
         self.observer.first(self.sandbox, task)
+        t_views = time.perf_counter()
+        self._read_views(True)
         info = {"task_id": task.id, "suite": self.suite, "seed": ep_seed, "success": False,
                 "max_steps": self.max_steps, "sdk": task.sdk,
-                "timings": Timings(setup_s=setup_s, observe_s=time.perf_counter() - t_obs,
+                "timings": Timings(setup_s=setup_s, observe_s=t_views - t_obs, views_s=time.perf_counter() - t_views,
                                    reset_s=time.perf_counter() - t0)}
+        if self.views.modes:
+            info["views"] = self.views.info()
         return self._obs("", ""), info
 
     def _begin(self, task: Task, ep_seed: int) -> tuple[dict, float, dict, CheckResult]:
@@ -347,6 +366,8 @@ class HybridEnv(gym.Env):
         if dead is not None:
             sandbox_error = f"{dead}" + (f" ({sandbox_error})" if sandbox_error else "")
         t_obs = time.perf_counter()
+        self._read_views(sandbox_error is None)
+        t_views = time.perf_counter()
         self._steps += 1
         # check
         reward, result, state = 0.0, None, None
@@ -378,8 +399,11 @@ class HybridEnv(gym.Env):
             "actions": [a.to_dict() for a in actions],
             "answer": outcome.answer, "call_user": outcome.called_user,
             "timings": Timings(parse_s=t_parse - t0, act_s=t_act - t_parse, observe_s=t_obs - t_act,
-                               check_s=time.perf_counter() - t_obs, step_s=time.perf_counter() - t0),
+                               views_s=t_views - t_obs, check_s=time.perf_counter() - t_views,
+                               step_s=time.perf_counter() - t0),
         }
+        if self.views.modes:
+            info["views"] = self.views.info()
         if sandbox_error is not None:
             info["error"] = sandbox_error
         if task.reward_mode == "score":
@@ -558,9 +582,24 @@ class HybridEnv(gym.Env):
         """The last observation's screenshot."""
         return self.observer.frame
 
+    def _read_views(self, alive: bool) -> None:
+        """Read the obs_mode views of the screen just observed (none of a failed sandbox), and give the
+        codec this screen's marks: `click(mark=N)` in the next step means what the agent saw."""
+        if not self.views.modes:
+            return
+        if alive:
+            self.views.read(self.sandbox)
+        else:
+            self.views.clear()
+            self.views.error = "the sandbox failed this step"
+        self.codec.set_marks(self.views.centres())
+
     def _obs(self, sdk_output: str, error: str) -> dict:
-        return {"screenshot": self.observer.frame, "instruction": self.episode.instruction[:4096],
-                "sdk_output": sdk_output[-MAX_TEXT:], "action_error": error[:4096]}
+        obs = {"screenshot": self.observer.frame, "instruction": self.episode.instruction[:4096],
+               "sdk_output": sdk_output[-MAX_TEXT:], "action_error": error[:4096]}
+        if self.views.modes:
+            obs.update(self.views.observation(self.observer.frame))
+        return obs
 
     def render(self):
         if self.render_mode == "rgb_array":

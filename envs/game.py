@@ -22,6 +22,9 @@ class GameEnv(HybridEnv):
     `Dict(screenshot=Box(0, 255, (600, 800, 3), uint8), instruction, sdk_output,
     action_error)`; `info["score"]` is the game's score.
 
+    With `obs_mode` it also carries the text views of the game's page (the canvas and the page's own controls) that
+    `BrowserEnv` describes: `axtree`, `dom`, `som` and `marks` (docs/observations.md).
+
     ## Rewards
     The change of the game's score at each step.
 

@@ -39,6 +39,9 @@ class MiniWoBEnv(HybridEnv):
     action_error)`; `instruction` is MiniWoB's utterance (`core.getUtterance()`; for
     FlightWoB a JSON object of the fields to book).
 
+    With `obs_mode` it also carries the text views of the task page that
+    `BrowserEnv` describes: `axtree`, `dom`, `som` and `marks` (docs/observations.md).
+
     ## Rewards
     When the page ends the episode (core.endEpisode): MiniWoB's raw reward (the value its task code
     handed to `core.endEpisode`, through a channel the page cannot rewrite), in [-1, 1] (1 for a solved task; some tasks give partial

@@ -35,6 +35,15 @@ class MobileEnv(HybridEnv):
     `Dict(screenshot=Box(0, 255, (1600, 720, 3), uint8), instruction, sdk_output,
     action_error)`: the phone screen only.
 
+    With `obs_mode` (docs/observations.md) it also carries text views of the phone's
+    page, read from Chromium's own accessibility tree and layout (CDP) after each
+    step, with boxes in the phone's screen pixels (its 2x scale applied):
+    `axtree` (a line per node: role, name, value, states, box in screenshot pixels),
+    `dom` (a pruned DOM, the same boxes), `som` (the screenshot with numbered marks
+    on the interactive nodes) and `marks` (their list; `click(mark=N)` clicks mark
+    N's centre). Each text is capped at `obs_text_cap` characters; the nodes
+    themselves are in `info["views"]`.
+
     ## Rewards
     1.0 when the checker (the backend's records before and after, or the answer)
     passes at the end of the episode, else 0.0.

@@ -39,13 +39,15 @@ class Suite:
     deterministic: bool = False
     summary: str = ""
     options: tuple[str, ...] = field(default=())   # env arguments handed to the observer
+    #: the views `obs_mode` can add to the screenshot (`hybridgym.trees.MODES`)
+    views: tuple[str, ...] = ("axtree", "dom", "som")
 
 
 SUITE_SPECS: dict[str, Suite] = {s.name: s for s in (
     Suite("computer", "hybridgym/Computer-v0", "hybridgym.computer:ComputerEnv", (1280, 800), "computer",
           # a local web server too: tasks serve files for the desktop's browser from it
           {"desktop": True, "web_root": ASSETS / "desktop" / "web"}, ScreenSettle,
-          summary="a Linux desktop with real apps"),
+          summary="a Linux desktop with real apps", views=("axtree", "som")),
     Suite("browser", "hybridgym/Browser-v0", "hybridgym.browser:BrowserEnv", (1280, 800), "computer",
           {"browser": "window", "web_root": ASSETS / "web"}, ScreenSettle,
           summary="web apps served on 127.0.0.1 in a Chromium window"),

@@ -2,13 +2,15 @@
 
 One episode is one folder (format "hybridgym.trajectory", version 1; docs/trajectories.md):
 
-    episode.json     the header: task, seed, instruction, agent, env settings, versions (at reset)
+    episode.json     the header: task, seed, instruction, agent, env settings, versions (at reset);
+                     with obs_mode, reset's text views (`reset_views`: axtree, dom, marks)
     frames/0000.png  the observation's screenshot after reset (0) and after each step (1, 2, ...),
                      lossless PNG (or WebP); a step whose screen did not change points at the
                      earlier file instead of writing a copy
     steps.jsonl      one line per step, appended once its frame is on disk: what the agent sent,
                      its model's raw reply, the parsed actions, SDK output, action errors, reward,
-                     success, the checker's message, timings
+                     success, the checker's message, timings; with obs_mode, the step's text
+                     views (`views`)
     result.json      the end: the final check (success, message), the total reward, steps; it is
                      written last, so a folder without it is an episode that did not end (a crash
                      keeps every step written before it)
@@ -50,6 +52,17 @@ VERSION = 1
 IMAGE_FORMATS = ("png", "webp")
 HEADER, STEPS, RESULT, FRAMES = "episode.json", "steps.jsonl", "result.json", "frames"
 #: info keys a step record keeps (besides reward, terminated, truncated and the actions)
+#: the observation's text views (obs_mode, docs/observations.md) a step's line and the header keep
+VIEW_KEYS = ("axtree", "dom", "marks")
+
+
+def _views(obs: Mapping | None) -> dict:
+    """The text views an observation carries, for the record (`VIEW_KEYS`; absent ones left out)."""
+    if not isinstance(obs, Mapping):
+        return {}
+    return {k: obs[k] for k in VIEW_KEYS if isinstance(obs.get(k), str)}
+
+
 STEP_INFO_KEYS = ("success", "message", "action_error", "answer", "call_user", "score", "error",
                   "invalid_actions", "task_reward", "reward_info", "process_reward")
 #: the most a step's queue of frames waiting to be written holds before the step waits for the writer
@@ -303,6 +316,8 @@ class EpisodeWriter:
                   "reward": float(reward), "terminated": bool(terminated), "truncated": bool(truncated),
                   **{k: info.get(k) for k in STEP_INFO_KEYS if k in info},
                   "timings": timings.to_dict() if hasattr(timings, "to_dict") else jsonable(timings)}
+        if _views(obs):
+            record["views"] = _views(obs)
         frame = None if shot is None else np.asarray(shot)
         self._writer.submit(lambda: self._write_step(record, frame))
         return record
@@ -377,6 +392,8 @@ class Recorder:
             header["screenshot_shape"] = list(np.shape(shot))
         timings = info.get("timings")
         header["reset_timings"] = timings.to_dict() if hasattr(timings, "to_dict") else jsonable(timings)
+        if _views(obs):
+            header["reset_views"] = _views(obs)
         return EpisodeWriter(folder, jsonable(header), shot, self._writer, self.image_format)
 
     def _folder(self, name: str) -> Path:

@@ -108,13 +108,22 @@ class Codec:
         self._forced = None if schema == "auto" else get_schema(schema)
         self._sizes = (min_pixels, max_pixels)
         self._spaces: dict[str, CoordSpace] = {}
+        self.marks: dict[int, tuple[int, int]] = {}   # set-of-marks centres: `set_marks`, read by every space
         CoordSpace(self.screen, CoordMode.ABSOLUTE, image=self.image_size)   # the sizes are checked now, not at a step
+
+    def set_marks(self, marks: "dict[int, tuple[int, int]] | None") -> None:
+        """The set-of-marks of the screen the agent now sees (mark -> centre pixel), so that `click(mark=N)`
+        (dict {"action_type": "click", "mark": N}, pyautogui.click(mark=N), Seed <parameter=mark>N) is read
+        as a click at mark N's centre; None or {} clears them."""
+        self.marks.clear()
+        self.marks.update(marks or {})
 
     def space(self, schema: str) -> CoordSpace:
         """The coordinate space a schema's numbers are read in by this codec."""
         if schema not in self._spaces:
-            self._spaces[schema] = space_of(get_schema(schema), self.screen, self.coords, self.image_size,
-                                            *self._sizes)
+            space = space_of(get_schema(schema), self.screen, self.coords, self.image_size, *self._sizes)
+            object.__setattr__(space, "marks", self.marks)
+            self._spaces[schema] = space
         return self._spaces[schema]
 
     def parse(self, action: object) -> list[Action]:

@@ -59,6 +59,9 @@ class CoordSpace:
     #: (width, height) of the image the agent was sent, when it was resized from the screenshot:
     #: absolute and smart_resize coordinates are then pixels of that image (or of its resize)
     image: tuple[int, int] | None = None
+    #: the set-of-marks of the latest observation (obs_mode "som"): mark number -> its centre in screenshot
+    #: pixels; the codec's own dict, updated in place after each observation (empty: no marks shown)
+    marks: dict = field(default_factory=dict, compare=False, hash=False, repr=False)
     #: (width, height) of the agent's coordinate range: 1000x1000, the screen, or the resized image
     extent: tuple[float, float] = field(init=False)
 
@@ -101,6 +104,21 @@ class CoordSpace:
         x, y = (numbers if len(numbers) == 2 else
                 ((numbers[0] + numbers[2]) / 2, (numbers[1] + numbers[3]) / 2))
         return self._pixel(x, 0, what), self._pixel(y, 1, what)
+
+    def mark(self, value: object, what: str = "point") -> tuple[int, int]:
+        """Screenshot pixel of the centre of set-of-marks mark `value` (an int, or its digits as text),
+        as the latest observation numbered them; ActionError when there is no such mark."""
+        if isinstance(value, str) and value.strip().isdigit() and len(value.strip()) <= 6:
+            value = int(value.strip())
+        if type(value) is not int:
+            raise ActionError(f"{what}: mark must be a mark's number (an int), got {shown(value)}")
+        if not self.marks:
+            raise ActionError(f"{what}: mark={value}, but no marks are shown; marks are numbered on the screenshot "
+                              f"when the env is made with obs_mode='som'")
+        if value not in self.marks:
+            raise ActionError(f"{what}: there is no mark {value} on this screen; marks shown: "
+                              f"{min(self.marks)}..{max(self.marks)}")
+        return self.marks[value]
 
     def coordinate(self, pixel: tuple[int, int]) -> tuple[int | float, int | float]:
         """The reverse of `point`: the numbers an agent writes in this space for screenshot pixel

@@ -47,6 +47,12 @@ def parse_dict(action: dict, space: CoordSpace) -> Action:
                if target in names and (types is None or cls.action_type in types)]
     accepted = f"{kind} accepts {', '.join(names + aliases) or 'no fields'}"
     items = []
+    marked = None
+    if "mark" in action and "x" in names:       # {"action_type": "click", "mark": 3}: the mark's centre
+        if action.get("x") is not None or action.get("y") is not None or "coordinate" in action:
+            raise ActionError(f"{kind}: give a 'mark' or x and y, not both; {accepted}, mark")
+        marked = space.mark(action["mark"], kind)
+        action = {k: v for k, v in action.items() if k != "mark"}
     for key, value in action.items():
         if key in aliases and _FIELD_ALIASES[key][0] in _PAIRS:
             if not (isinstance(value, (list, tuple)) and len(value) == 2):
@@ -62,10 +68,14 @@ def parse_dict(action: dict, space: CoordSpace) -> Action:
         if key in values:
             raise ActionError(f"{kind}: field {key!r} given twice; {accepted}")
         values[key] = value
+    if marked is not None:
+        values["x"], values["y"] = marked
     missing = [f.name for f in fields(cls) if f.default is MISSING and f.name not in values]
     if missing:
         raise ActionError(f"{kind}: missing field {', '.join(map(repr, missing))}; {accepted}")
     for x, y in _PAIRS.items():
+        if marked is not None and x == "x":
+            continue
         if x in names and (values.get(x) is not None or values.get(y) is not None):
             point = (values.get(x), values.get(y))
             if not all(type(v) in (int, float) for v in point):

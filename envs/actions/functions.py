@@ -93,13 +93,20 @@ def call_function(name: str, args: dict[str, object], space: CoordSpace, platfor
                           f"got {shown(args)}; {name} takes {FUNCTIONS[name]}")
     base = ALIASES.get(name, name)
     params = _PARAMS[base]
+    marked = None
+    if "mark" in args and params and params[0] == ("point", "point", params[0][2]) and args.get("point") is None:
+        try:                                   # <parameter=mark>3</parameter>: a set-of-marks mark's centre
+            marked = space.mark(args["mark"], f"{name}()")
+        except ActionError as e:
+            raise ActionError(f"{title}: {e}") from None
+        args = {k: v for k, v in args.items() if k != "mark"}
     known = {p for p, _, _ in params}
     extra = [k for k in args if k not in known]
-    missing = [p for p, _, required in params if required and args.get(p) is None]
+    missing = [p for p, _, required in params if required and args.get(p) is None and not (p == "point" and marked)]
     if extra or missing:
         what = (f"unknown parameter {shown(extra[0])}" if extra else f"no {missing[0]}")
         raise ActionError(f"{title}: {name}() has {what}; it takes {FUNCTIONS[name]}")
-    values = {}
+    values = {"point": marked} if marked is not None else {}
     for param, kind, _ in params:
         if args.get(param) is not None:
             try:

@@ -170,6 +170,9 @@ class _Reader:
             if kw.arg is None:
                 raise ActionError(f"line {call.lineno}: {self._show(kw)} (**kwargs) is not allowed; "
                                   f"pass arguments by name")
+            if kw.arg == "mark" and "x" in params and "mark" not in args:   # click(mark=3): a set-of-marks mark
+                args["mark"] = self._literal(kw.value)
+                continue
             if kw.arg in args or (kw.arg not in params and kw.arg not in _IGNORED):
                 accepted = [p for p in params if p != "*keys"] + sorted(_IGNORED - set(params))
                 word = kw.arg if len(kw.arg) <= 40 else kw.arg[:40] + "..."
@@ -196,6 +199,12 @@ class _Reader:
     def _target(self, name: str, args: dict) -> tuple[int, int] | None:
         """Pixel of the call's x, y (or one (x, y) pair); None when both are left out."""
         px, py = args.get("x"), args.get("y")
+        if args.get("mark") is not None:
+            if px is not None or py is not None:
+                raise ActionError(f"{name}() takes a mark= or x, y, not both")
+            at = self.space.mark(args["mark"], f"{name}()")
+            self.pointer = self.space.coordinate(at)
+            return at
         if isinstance(px, list) and py is None:      # pyautogui.click((100, 200))
             if len(px) != 2:
                 raise ActionError(f"{name}() takes a point as x, y or (x, y), got {shown(px)}")

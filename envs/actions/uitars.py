@@ -215,6 +215,11 @@ def _to_action(name: str, raw_args: dict[str, str], space: CoordSpace, platform:
     if name not in _SIGNATURES:
         raise ActionError(f"unknown UI-TARS action {_word(name)}(); accepted: {', '.join(_SIGNATURES)}")
     args = {("key" if k == name and name in _KEY_CALLS else _RENAMED.get(k, k)): v for k, v in raw_args.items()}
+    mark = None
+    if "mark" in args and "start_box" in _SIGNATURES[name] and "start_box" not in args:   # click(mark=3)
+        mark = space.mark(args.pop("mark").strip(" '\""), f"{name}()")
+        args["start_box"] = ""
+        raw_args = {k: v for k, v in raw_args.items() if k != "mark"} | {"start_box": ""}
     params = _SIGNATURES[name].split()
     required = {p for p in params if not p.startswith("[")}
     allowed = {p.strip("[]") for p in params}
@@ -224,6 +229,8 @@ def _to_action(name: str, raw_args: dict[str, str], space: CoordSpace, platform:
     mobile = platform == "mobile"
 
     def point(key: str = "start_box") -> tuple[int, int]:
+        if key == "start_box" and mark is not None:
+            return mark
         return space.point(_numbers(args[key], name), f"{name}()")
 
     if name in ("click", "left_single"):

@@ -91,6 +91,7 @@ class Sandbox:
         self._limits = limits
         self.jail: Jail | None = None
         self.timings: dict[str, float] = {}
+        self._a11y = None   # the desktop's AccessibilityReader, started at the first read
 
     # -- lifetime ----------------------------------------------------------
     def start(self) -> "Sandbox":
@@ -271,8 +272,55 @@ class Sandbox:
         return self.x_windows.geometry(wid)
 
     def windows(self) -> list[dict]:
-        """The mapped top-level windows: id, WM_CLASS (instance, class), title and geometry."""
-        return self.x_windows.list()
+        """The mapped top-level windows: id, wm_class (instance, class), app (the instance),
+        title, geometry (x, y, w, h of the client area) and focused (the window manager's active
+        window, _NET_ACTIVE_WINDOW); in stacking order, the bottom one first (as X lists them)."""
+        out = self.x_windows.list()
+        active = None
+        with contextlib.suppress(Exception):
+            from Xlib import X
+            d = self.x_windows._x
+            prop = d.screen().root.get_full_property(d.intern_atom("_NET_ACTIVE_WINDOW"), X.AnyPropertyType)
+            active = prop.value[0] if prop is not None and len(prop.value) else None
+        for w in out:
+            w["app"] = w["wm_class"][0] if w["wm_class"] else ""
+            w["focused"] = active is not None and w["id"] == active
+        return out
+
+    def accessibility_tree(self, max_nodes: int = 2000, time_limit: float = 1.0) -> list[dict]:
+        """The desktop's AT-SPI tree: the showing widgets of every app, each with role, name,
+        value, states and box in screen pixels (see `hybridgym.sandbox.atspi`), at most
+        `max_nodes`. Needs a desktop sandbox; the reader starts at the first call."""
+        if self.desktop is None:
+            raise SandboxError("accessibility_tree needs a desktop sandbox: Sandbox(..., desktop=True)")
+        if self._a11y is None:
+            from .atspi import AccessibilityReader
+            self._a11y = AccessibilityReader(self.desktop)
+        return self._a11y.tree(max_nodes, time_limit)
+
+    def desktop_tree(self, windows: list[dict] | None = None, max_nodes: int = 2000) -> list[dict]:
+        """What the desktop shows as one tree: the apps' AT-SPI nodes (`accessibility_tree`), a window node
+        for each window of an app that exposes none (xterm: no accessibility support; its title and
+        geometry, state "opaque": what is inside it is not known), and the panel's launchers and task list
+        (`Desktop.panel_nodes`)."""
+        windows = self.windows() if windows is None else windows
+        nodes = self.accessibility_tree(max_nodes=max_nodes)
+        apps = {str(n.get("app", "")).casefold() for n in nodes}
+        extra: list[list[dict]] = []
+        for w in windows:
+            app = str(w.get("app", ""))
+            if app and app.casefold() not in apps and "tint2" not in (w.get("wm_class") or ()):
+                extra.append([{"id": 0, "parent": -1, "depth": 0, "role": "window", "name": str(w.get("title", ""))[:200],
+                               "value": "", "states": ["opaque", *(["focused"] if w.get("focused") else [])],
+                               "box": list(w["geometry"]), "app": app}])
+        extra.append(self.desktop.panel_nodes(windows, (self.width, self.height)))
+        for part in extra:          # appended with ids and parents renumbered into the list
+            base = len(nodes)
+            for n in part:
+                if len(nodes) >= max_nodes:
+                    return nodes
+                nodes.append({**n, "id": base + n["id"], "parent": -1 if n["parent"] < 0 else base + n["parent"]})
+        return nodes
 
     def wait_for_window(self, wm_class: str | None = None, title: str | None = None,
                         timeout: float = 10.0) -> int:
@@ -303,6 +351,10 @@ class Sandbox:
 
     def close(self) -> None:
         _OPEN.discard(self)
+        if self._a11y is not None:
+            with contextlib.suppress(Exception):
+                self._a11y.close()
+            self._a11y = None
         self.kill_apps()
         self.actuator = self.phone = None
         for part in ("browser", "server", "x_windows", "capture", "input"):

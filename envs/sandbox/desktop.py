@@ -33,6 +33,15 @@ SESSION_VAR = "HYBRIDGYM_DESKTOP"
 BACKGROUND = 0x3C4A5C
 #: height of the tint2 panel at the bottom of the screen; maximized windows end above it
 PANEL_HEIGHT = 32
+#: the panel's layout as assets/desktop/tint2rc draws it (screen pixels): launcher icons from LAUNCHER_X0, one
+#: every LAUNCHER_DX, LAUNCHER_SIZE square; then the task list's entries from TASK_X0, TASK_W wide, one every
+#: TASK_DX, sorted by WM_CLASS (`taskbar_sort_order = application`)
+LAUNCHER_X0, LAUNCHER_DX, LAUNCHER_SIZE = 8, 30, 24
+TASK_X0, TASK_W, TASK_H, TASK_DX = 222, 220, 28, 224
+#: the AT-SPI bus launcher of Debian's at-spi2-core (it starts the accessibility bus and its registry)
+A11Y_LAUNCHER = "/usr/libexec/at-spi-bus-launcher"
+#: the GTK 2 apps' (pcmanfm's) accessibility modules; GTK 3 has its bridge built in and skips them
+GTK2_A11Y = "gail:atk-bridge"
 #: where the desktop browser keeps its profile, inside the home (app state, ignored by checkers)
 BROWSER_PROFILE = ".cache/hybridgym-browser"
 
@@ -102,7 +111,10 @@ class Desktop:
     they start: a command typed into the terminal, an app launched from the panel.
     `env()` is the environment every app gets, and nothing else: HOME and the XDG folders in
     the episode's home, the private session bus, GSettings in a keyfile
-    (`~/.config/glib-2.0/settings/keyfile`), no accessibility bus, GTK animations off.
+    (`~/.config/glib-2.0/settings/keyfile`), GTK animations off, and the session's
+    accessibility bus (AT-SPI: `at-spi-bus-launcher` on the session bus, its own bus in the
+    runtime folder; GTK apps find it through org.a11y.Bus and export their widget tree there,
+    which `hybridgym.sandbox.atspi` reads).
     """
 
     def __init__(self, display_name: str, jail: "Jail", allowed_origins: tuple[str, ...] = ()):
@@ -119,7 +131,7 @@ class Desktop:
             XDG_CACHE_HOME=str(home / ".cache"), XDG_DATA_HOME=str(home / ".local/share"),
             XDG_CONFIG_DIRS=f"{desktop_assets() / 'xdg-config'}:/etc/xdg", XDG_RUNTIME_DIR=str(self.runtime),
             DBUS_SESSION_BUS_ADDRESS=self.bus_address, GSETTINGS_BACKEND="keyfile",
-            NO_AT_BRIDGE="1", GTK_A11Y="none", GTK_OVERLAY_SCROLLING="0",
+            GTK_OVERLAY_SCROLLING="0", GTK_MODULES=GTK2_A11Y,
             LANG=os.environ.get("LANG") or "C.UTF-8")
         env[SESSION_VAR] = str(self.runtime)
         env.update(extra)
@@ -153,6 +165,8 @@ class Desktop:
     def start(self) -> "Desktop":
         self._spawn("dbus", ["dbus-daemon", "--session", "--nofork", "--nopidfile", f"--address={self.bus_address}"])
         _wait_for(lambda: (self.runtime / "bus").exists(), 5.0, "the D-Bus session bus did not start")
+        # the accessibility bus, started now (not activated by the first app: no app waits for it)
+        self._spawn("a11y", [A11Y_LAUNCHER, "--launch-immediately", "--a11y=1"])
         self._set_background()
         self._spawn("openbox", ["openbox", "--config-file", str(desktop_assets() / "openbox-rc.xml")])
         self._spawn("panel", ["tint2", "-c", str(self._write_panel_config())])
@@ -188,6 +202,39 @@ class Desktop:
         finally:
             d.close()
 
+    def panel_nodes(self, windows: list[dict], screen: tuple[int, int]) -> list[dict]:
+        """The panel (tint2, which has no accessibility support) as accessibility nodes: a push button per
+        launcher and per task list entry, laid out as its config draws them (`TASK_X0`, ...), in the node
+        format of `hybridgym.sandbox.atspi` (ids from 0; the caller renumbers)."""
+        w, h = screen
+        top = h - PANEL_HEIGHT
+        nodes = [{"id": 0, "parent": -1, "depth": 0, "role": "panel", "name": "panel", "value": "", "states": [],
+                  "box": [0, top, w, PANEL_HEIGHT], "app": "tint2"}]
+        ly = top + (PANEL_HEIGHT - LAUNCHER_SIZE) // 2
+        for i, app in enumerate(APPS.values()):
+            nodes.append({"id": len(nodes), "parent": 0, "depth": 1, "role": "push button", "name": app.label,
+                          "value": "", "states": [], "app": "tint2",
+                          "box": [LAUNCHER_X0 + i * LAUNCHER_DX, ly, LAUNCHER_SIZE, LAUNCHER_SIZE]})
+        tasks = sorted((win for win in windows if win.get("wm_class") and "tint2" not in win["wm_class"]),
+                       key=lambda win: (win["wm_class"][-1].casefold(), win["id"]))
+        ty = top + (PANEL_HEIGHT - TASK_H) // 2
+        for i, win in enumerate(tasks):
+            x = TASK_X0 + i * TASK_DX
+            if x + TASK_W > w:
+                break
+            nodes.append({"id": len(nodes), "parent": 0, "depth": 1, "role": "push button",
+                          "name": str(win.get("title", ""))[:200], "value": "", "app": "tint2",
+                          "states": ["pressed"] if win.get("focused") else [], "box": [x, ty, TASK_W, TASK_H]})
+        return nodes
+
+    def keep(self, key: str, proc: subprocess.Popen | None) -> None:
+        """Count `proc` (a jailed helper such as the accessibility reader) among the session's own
+        processes, which `kill_launched` spares; None forgets `key`."""
+        if proc is None:
+            self._procs.pop(key, None)
+        else:
+            self._procs[key] = proc
+
     def panel_alive(self) -> bool:
         p = self._procs.get("panel")
         return p is not None and p.poll() is None
@@ -197,7 +244,7 @@ class Desktop:
         with their jail wrappers; `procs`: a `processes.table()` to read (else one is made)."""
         procs = table() if procs is None else procs
         keep: set[int] = set()
-        for key in ("dbus", "openbox"):
+        for key in ("dbus", "a11y", "reader", "openbox"):
             p = self._procs.get(key)
             if p is not None:
                 keep |= {p.pid, *descendants_in(procs, p.pid)}
@@ -232,7 +279,7 @@ class Desktop:
 
     def close(self) -> None:
         self.kill_launched()
-        for key in ("panel", "openbox", "dbus"):
+        for key in ("reader", "panel", "openbox", "a11y", "dbus"):
             proc = self._procs.pop(key, None)
             if proc is not None:
                 kill_group(proc)
