@@ -116,7 +116,9 @@ def page_snapshot(cdp) -> dict:
 def page_axtree(cdp, geometry: "Geometry", snapshot: dict) -> list[dict]:
     """The page's accessibility tree (Accessibility.getFullAXTree) as nodes with screen boxes."""
     ax = _send(cdp, "Accessibility.getFullAXTree", {})["nodes"]
-    return ax_nodes(ax, _backend_boxes(snapshot, geometry), geometry, _clickable(snapshot))
+    lines: dict[int, list[list[int]]] = {}
+    boxes = _backend_boxes(snapshot, geometry, lines)
+    return ax_nodes(ax, boxes, geometry, _clickable(snapshot), lines)
 
 
 class Geometry:
@@ -145,10 +147,11 @@ def _strings(snap: dict):
     return lambda i: table[i] if isinstance(i, int) and 0 <= i < len(table) else ""
 
 
-def _backend_boxes(snap: dict, geometry: Geometry) -> dict[int, list[int]]:
+def _backend_boxes(snap: dict, geometry: Geometry, lines: dict | None = None) -> dict[int, list[int]]:
     """backendNodeId -> its layout box in screen pixels, over every document of the snapshot. An inline
     element that wraps over lines (a link at a line's end) has a bounding box whose centre can fall between
-    its lines: its box is then its first line's (`_first_lines`), where a click hits it."""
+    its lines: its line boxes go into `lines` (backendNodeId -> boxes, the first line first), and a click
+    on it is aimed at its first line (`click_point`)."""
     out: dict[int, list[int]] = {}
     for doc in snap.get("documents", []):
         backend = doc["nodes"].get("backendNodeId", [])
@@ -159,7 +162,9 @@ def _backend_boxes(snap: dict, geometry: Geometry) -> dict[int, list[int]]:
             if 0 <= node_index < len(backend) and len(bounds) == 4:
                 bid = backend[node_index]
                 if bid not in out:          # the element's own box (its text runs come later)
-                    out[bid] = geometry.box(*(firsts.get(node_index) or bounds), scroll)
+                    out[bid] = geometry.box(*bounds, scroll)
+                    if lines is not None and node_index in firsts:
+                        lines[bid] = [geometry.box(*b, scroll) for b in firsts[node_index]]
     return out
 
 
@@ -167,9 +172,9 @@ def _backend_boxes(snap: dict, geometry: Geometry) -> dict[int, list[int]]:
 _INLINE = {"A", "SPAN", "LABEL", "B", "STRONG", "EM", "I", "U", "CODE", "ABBR", "SMALL", "MARK", "Q", "CITE"}
 
 
-def _first_lines(doc: dict, strings) -> dict[int, list[float]]:
-    """node index -> the box of its first line of text, for the elements whose text runs over more than one
-    line and whose bounding box's centre is on none of the lines (layout units of the snapshot)."""
+def _first_lines(doc: dict, strings) -> dict[int, list[list[float]]]:
+    """node index -> the boxes of its lines of text (the first first), for the inline elements whose text
+    runs over more than one line and whose bounding box's centre is on none of them (snapshot units)."""
     layout, boxes = doc.get("layout", {}), doc.get("textBoxes", {})
     node_of = layout.get("nodeIndex", [])
     parents = doc["nodes"].get("parentIndex", [])
@@ -194,10 +199,13 @@ def _first_lines(doc: dict, strings) -> dict[int, list[float]]:
         cx, cy = x + w / 2, y + h / 2
         if any(f[0] <= cx < f[0] + f[2] and f[1] <= cy < f[1] + f[3] for f in fs):
             continue
-        top = min(f[1] for f in fs)
-        line = [f for f in fs if abs(f[1] - top) < 1]
-        x0, x1 = min(f[0] for f in line), max(f[0] + f[2] for f in line)
-        out[ni] = [x0, top, x1 - x0, max(f[3] for f in line)]
+        rows: dict[int, list[list[float]]] = {}
+        for f in fs:
+            rows.setdefault(round(f[1]), []).append(f)
+        out[ni] = []
+        for _, row in sorted(rows.items()):
+            x0, x1 = min(f[0] for f in row), max(f[0] + f[2] for f in row)
+            out[ni].append([x0, min(f[1] for f in row), x1 - x0, max(f[3] for f in row)])
     return out
 
 
@@ -225,7 +233,7 @@ def _prop(node: dict, key: str) -> Any:
 
 
 def ax_nodes(ax: list[dict], boxes: dict[int, list[int]], geometry: Geometry,
-             clickable: set[int] = frozenset()) -> list[dict]:
+             clickable: set[int] = frozenset(), lines: dict[int, list[list[int]]] | None = None) -> list[dict]:
     """Chromium's AX nodes as hybridgym nodes: ignored and meaningless nodes left out (their children
     moved up) unless `clickable` (backend ids: then state "clickable", named by their text), static text
     that only repeats its parent's name left out, boxes in screen pixels."""
@@ -264,11 +272,44 @@ def ax_nodes(ax: list[dict], boxes: dict[int, list[int]], geometry: Geometry,
                 states.append("offscreen")
             out.append({"id": len(out), "parent": parent, "depth": depth, "role": role, "name": name,
                         "value": _clip(_prop(n, "value")), "states": states, "box": box})
+            if lines and n.get("backendDOMNodeId") in lines:
+                out[-1]["lines"] = lines[n["backendDOMNodeId"]][:20]
             here, next_depth = len(out) - 1, depth + 1
         for c in reversed(children.get(nid, [])):
             stack.append((c, here, next_depth))
     _name_by_text(out)
+    _boxes_from_children(out)
     return out
+
+
+def click_point(node: dict) -> tuple[int, int]:
+    """Where a click on a node lands on it: its box's centre, or for an element wrapped over lines (`lines`)
+    its first line's centre (the bounding box's centre can be between the lines)."""
+    x, y, w, h = (node.get("lines") or [node["box"]])[0]
+    return x + w // 2, y + h // 2
+
+
+def _area(box) -> bool:
+    return bool(box) and box[2] > 0 and box[3] > 0
+
+
+def _boxes_from_children(nodes: list[dict]) -> None:
+    """A node Chromium laid out with no area (a link around a block: its inline box is empty) takes the box
+    that holds its children's, so that the link is where its picture is."""
+    grown: set[int] = set()
+    for n in reversed(nodes):               # depth first: a node's children come after it
+        p, b = n["parent"], n["box"]
+        if p < 0 or not _area(b):
+            continue
+        parent = nodes[p]
+        if p in grown:
+            pb = parent["box"]
+            x0, y0 = min(pb[0], b[0]), min(pb[1], b[1])
+            x1, y1 = max(pb[0] + pb[2], b[0] + b[2]), max(pb[1] + pb[3], b[1] + b[3])
+            parent["box"] = [x0, y0, x1 - x0, y1 - y0]
+        elif not _area(parent["box"]):
+            parent["box"] = list(b)
+            grown.add(p)
 
 
 def _name_by_text(nodes: list[dict]) -> None:
@@ -450,9 +491,8 @@ def interactive(nodes: Sequence[dict], screen: tuple[int, int], windows: Sequenc
         marks.append(n)
     out = []
     for k, n in enumerate(marks, 1):
-        x, y, w, h = n["box"]
-        cx = min(max(0, x + w // 2), screen[0] - 1)
-        cy = min(max(0, y + h // 2), screen[1] - 1)
+        cx, cy = click_point(n)
+        cx, cy = min(max(0, cx), screen[0] - 1), min(max(0, cy), screen[1] - 1)
         out.append({"mark": k, "node": n["id"], "role": n["role"], "name": n.get("name", ""), "box": list(n["box"]),
                     "center": [cx, cy]})
     return out
@@ -659,14 +699,19 @@ _HIT_JS = """([x, y, cx, cy, sel]) => {
 
 
 def innermost(nodes: Sequence[dict], x: float, y: float) -> dict | None:
-    """The node whose box holds screen pixel (x, y): of those an agent acts on (set-of-marks' kinds) if any,
-    the deepest (of equally deep ones the smallest); a page's or app's root only when nothing else does."""
+    """The node whose box holds screen pixel (x, y): inside the open modal dialog if it holds the point; of
+    those an agent acts on (set-of-marks' kinds) if any, the deepest (of equally deep ones the smallest); a
+    page's or app's root only when nothing else does."""
+    hits = [n for n in nodes if _area(n.get("box")) and n["box"][0] <= x < n["box"][0] + n["box"][2]
+            and n["box"][1] <= y < n["box"][1] + n["box"][3]]
+    modal = [n["id"] for n in nodes if "modal" in n.get("states", ())]
+    if modal and len(nodes) > modal[-1] and nodes[modal[-1]]["id"] == modal[-1]:
+        within = _subtree(nodes, modal[-1])
+        if any(n["id"] in within for n in hits):      # a modal dialog takes the clicks on it
+            hits = [n for n in hits if n["id"] in within]
     best, key = None, None
-    for n in nodes:
-        b = n.get("box")
-        if not b or b[2] <= 0 or b[3] <= 0 or not (b[0] <= x < b[0] + b[2] and b[1] <= y < b[1] + b[3]):
-            continue
-        st = n.get("states", ())
+    for n in hits:
+        b, st = n["box"], n.get("states", ())
         acts = n.get("role") in INTERACTIVE or bool({"focusable", "editable", "clickable"} & set(st))
         k = (n.get("role") not in _ROOTS and n.get("parent", -1) >= 0, acts, n.get("depth", 0), -b[2] * b[3])
         if key is None or k > key:
@@ -685,11 +730,27 @@ def check_click(browser, nodes: Sequence[dict], x: int, y: int) -> dict:
     node = innermost(nodes, x, y)
     if node is None:
         return {"found": False, "ok": False, "node": None, "point": [x, y]}
-    bx, by, bw, bh = node["box"]
     px, py = browser.to_page(x, y)
-    cx, cy = browser.to_page(bx + bw // 2, by + bh // 2)
+    cx, cy = browser.to_page(*click_point(node))
     out = browser.page.evaluate(_HIT_JS, [px, py, cx, cy, _ACTIONABLE]) or {}
     return {"found": True, "ok": bool(out.get("ok")), "node": node, "point": [x, y], **out}
+
+
+def _uncovered(nodes: Sequence[dict], windows: Sequence[dict], x: int, y: int) -> list[dict]:
+    """The desktop nodes a click at (x, y) can reach: those of apps no window of another app stacked above
+    them covers at that point."""
+    if not windows:
+        return list(nodes)
+    out, covered = [], {}
+    for n in nodes:
+        app = n.get("app", "")
+        if app not in covered:
+            covered[app] = any(w["geometry"][0] <= x < w["geometry"][0] + w["geometry"][2] and
+                               w["geometry"][1] <= y < w["geometry"][1] + w["geometry"][3]
+                               for w in _covering(windows, app))
+        if not covered[app]:
+            out.append(n)
+    return out
 
 
 def check_desktop_click(nodes: Sequence[dict], x: int, y: int, windows: Sequence[dict] = ()) -> dict:
@@ -698,7 +759,7 @@ def check_desktop_click(nodes: Sequence[dict], x: int, y: int, windows: Sequence
     set-of-marks clicks it) is that node or inside it (the tree's boxes agree; that a
     click at the centre acts on the app is tests/test_atspi.py's). Every click counts: one where the tree
     has no control at the point is a miss (the app cannot be asked what is there)."""
-    node = innermost(nodes, x, y)
+    node = innermost(_uncovered(nodes, windows, x, y), x, y)
     if node is None:
         return {"found": False, "ok": False, "node": None, "point": [x, y]}
     st = set(node.get("states", ()))
@@ -706,7 +767,8 @@ def check_desktop_click(nodes: Sequence[dict], x: int, y: int, windows: Sequence
         bool({"focusable", "editable", "clickable"} & st)
     part = _visible_part(node["box"], _covering(windows, node.get("app", ""))) or node["box"]   # as marks click it
     bx, by, bw, bh = part
-    at = innermost(nodes, bx + bw // 2, by + bh // 2)
+    cx, cy = bx + bw // 2, by + bh // 2
+    at = innermost(_uncovered(nodes, windows, cx, cy), cx, cy)
     inside = at is not None and (at["id"] == node["id"] or at["id"] in _subtree(nodes, node["id"]))
     return {"found": True, "ok": bool(acts and inside), "node": node, "point": [x, y], "actionable": True,
             "element": node.get("role"), "target": node.get("name"), "hit": at and at.get("role")}

@@ -92,6 +92,14 @@ def test_an_open_modal_dialog_keeps_the_marks_to_itself():
              _node(4, "link", "after", (10, 80, 20, 10))]
     assert [m["name"] for m in interactive(nodes, (100, 100))] == ["Close"]
     assert [m["name"] for m in interactive(nodes[:2] + nodes[4:], (100, 100))] == ["behind", "after"]
+    from hybridgym.trees import _boxes_from_children, innermost
+    under = nodes + [_node(5, "row", "under the dialog", (0, 45, 100, 30), states=["clickable"])]
+    assert innermost(under, 55, 52)["name"] == "Close" and innermost(under, 20, 15)["name"] == "behind"
+    # a link laid out with no area (around a block) takes its children's box
+    link = [_node(0, "RootWebArea", "page", (0, 0, 100, 100), -1, 0), _node(1, "link", "thumb", (5, 5, 0, 0)),
+            _node(2, "StaticText", "EK", (10, 10, 30, 20), 1, 2), _node(3, "image", "", (40, 10, 10, 30), 1, 2)]
+    _boxes_from_children(link)
+    assert link[1]["box"] == [10, 10, 40, 30]
 
 
 @pytest.mark.parametrize("action", [
