@@ -289,6 +289,11 @@ def click_point(node: dict) -> tuple[int, int]:
     return x + w // 2, y + h // 2
 
 
+def _acts(node: dict) -> bool:
+    """Whether a node is one an agent acts on: an interactive role, or focusable, editable or clickable."""
+    return node.get("role") in INTERACTIVE or bool({"focusable", "editable", "clickable"} & set(node.get("states", ())))
+
+
 def _area(box) -> bool:
     return bool(box) and box[2] > 0 and box[3] > 0
 
@@ -482,7 +487,7 @@ def interactive(nodes: Sequence[dict], screen: tuple[int, int], windows: Sequenc
                 n = {**n, "box": part}       # the mark is the part a click reaches
         if (n.get("role") in _ROOTS or n.get("parent", -1) < 0) and "opaque" not in st:
             continue   # a root is not a target; a window of an app that shows nothing inside it is
-        if not (n.get("role") in INTERACTIVE or {"focusable", "editable", "clickable", "opaque"} & set(st)):
+        if not (_acts(n) or "opaque" in st):
             continue
         key = tuple(n["box"])
         if key in boxes:
@@ -711,8 +716,8 @@ def innermost(nodes: Sequence[dict], x: float, y: float) -> dict | None:
             hits = [n for n in hits if n["id"] in within]
     best, key = None, None
     for n in hits:
-        b, st = n["box"], n.get("states", ())
-        acts = n.get("role") in INTERACTIVE or bool({"focusable", "editable", "clickable"} & set(st))
+        b = n["box"]
+        acts = _acts(n)
         k = (n.get("role") not in _ROOTS and n.get("parent", -1) >= 0, acts, n.get("depth", 0), -b[2] * b[3])
         if key is None or k > key:
             best, key = n, k
@@ -762,9 +767,7 @@ def check_desktop_click(nodes: Sequence[dict], x: int, y: int, windows: Sequence
     node = innermost(_uncovered(nodes, windows, x, y), x, y)
     if node is None:
         return {"found": False, "ok": False, "node": None, "point": [x, y]}
-    st = set(node.get("states", ()))
-    acts = node.get("role") in INTERACTIVE or node.get("role") == "window" or \
-        bool({"focusable", "editable", "clickable"} & st)
+    acts = _acts(node) or node.get("role") == "window"
     part = _visible_part(node["box"], _covering(windows, node.get("app", ""))) or node["box"]   # as marks click it
     bx, by, bw, bh = part
     cx, cy = bx + bw // 2, by + bh // 2
