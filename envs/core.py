@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import errno
 import re
+import sys
 import time
 from collections import deque
 from collections.abc import Mapping
@@ -119,7 +120,10 @@ class HybridEnv(gym.Env):
             are always absolute pixels of the screenshot.
         image_size: (width, height) of the screenshot as the agent is sent it, when it resizes
             it: pixel coordinates are then pixels of that image.
-        max_steps: overrides the task's step budget.
+        max_steps: overrides the task's step budget. `gym.make(id, max_episode_steps=N)` sets it too: the
+            env finds gymnasium's TimeLimit around it at reset and makes N its own budget, so that the
+            checker runs at the N-th step (a TimeLimit alone would cut the episode without a check);
+            a `max_steps` that disagrees with it is refused.
         render_mode: None or "rgb_array" (returns the last screenshot).
         max_wait_s: the longest a `wait()` sleeps, and a busy page is waited for.
         sdk_host: a `hybridgym.sandbox.ssh.SSHTarget`: the SDK (terminal, read_file,
@@ -165,11 +169,13 @@ class HybridEnv(gym.Env):
         if self.fixed_task is None and not tasks_of(self.suite):
             raise ValueError(f"suite {self.suite!r} has no tasks" + _why_missing(self.suite))
         self._max_steps_override = max_steps
+        self._time_limit: int | None = None   # gymnasium's TimeLimit around the env (`_time_limit_around`)
         w, h = self.screen_size = spec.screen
         self.codec = Codec(screen=(w, h), coords=coords, platform=spec.platform, schema=schema,
                            image_size=image_size)
         self.views = Views(parse_modes(obs_mode, spec.views, self.suite), (w, h), obs_text_cap)
         self.observer: Observer = spec.observer(max_wait_s=max_wait_s, **options)
+        self.metadata = {**type(self).metadata, "render_fps": self.render_fps(self.fixed_task)}
         self.observation_space = spaces.Dict({
             "screenshot": spaces.Box(0, 255, (h, w, 3), np.uint8),
             "instruction": UnicodeText(4096),
@@ -208,6 +214,11 @@ class HybridEnv(gym.Env):
         self.codec = Codec(screen=self.screen_size, coords=coords, platform=self.codec.platform, schema=schema,
                            image_size=image_size)
         self.codec.set_marks(marks)
+
+    def render_fps(self, task: Task | None) -> float:
+        """Frames per second of `render()` frames, as a video of the episode plays them
+        (`metadata["render_fps"]`, which gymnasium's RecordVideo reads): the suite's."""
+        return self.spec_of_suite().render_fps
 
     @classmethod
     def spec_of_suite(cls) -> Suite:
@@ -255,6 +266,7 @@ class HybridEnv(gym.Env):
     def reset(self, *, seed: int | None = None, options: dict | None = None):
         super().reset(seed=seed)
         t0 = time.perf_counter()
+        self._time_limit = _time_limit_around(self)
         options = dict(options or {})
         # a part known dead: start over. A part that died unnoticed (no round trip is made
         # here) makes the set-up below fail: then the sandbox is checked and restarted.
@@ -280,6 +292,7 @@ class HybridEnv(gym.Env):
             self.start()
             params, setup_s, baseline, start = self._begin(task, ep_seed)
         self.episode = Episode(task, ep_seed, params, task.instruction(params), baseline, start)
+        self.metadata["render_fps"] = self.render_fps(task)
         self._steps, self._done, self.invalid_actions = 0, False, 0
         self._history, self._last_frames = [], deque(maxlen=REWARD_FRAMES)
         self._score = task.score(self.sandbox) if task.reward_mode == "score" else 0.0
@@ -330,8 +343,11 @@ class HybridEnv(gym.Env):
 
     @property
     def max_steps(self) -> int:
+        """The episode's step budget: `max_steps=`, else a TimeLimit's around the env, else the task's."""
         if self._max_steps_override is not None:
             return self._max_steps_override
+        if self._time_limit is not None:
+            return self._time_limit
         return self.episode.task.max_steps if self.episode else 0
 
     # -- step ----------------------------------------------------------------
@@ -605,6 +621,29 @@ class HybridEnv(gym.Env):
         if self.render_mode == "rgb_array":
             return self.observer.frame
         return None
+
+
+def _time_limit_around(env: HybridEnv) -> int | None:
+    """The `max_episode_steps` of the gymnasium TimeLimit whose reset is calling `env.reset`, if any.
+
+    Gymnasium's TimeLimit (`gym.make(id, max_episode_steps=N)`) counts steps outside the env and cuts the
+    episode at the N-th without telling it, so the task's checker would never run. The env finds the
+    wrapper on the call stack of its reset (a wrapper's reset calls the next one's) and makes N its own
+    budget. A `max_steps=` that disagrees is refused."""
+    frame = sys._getframe(2)
+    for _ in range(16):
+        if frame is None:
+            break
+        owner = frame.f_locals.get("self")
+        if isinstance(owner, gym.wrappers.TimeLimit) and owner.unwrapped is env:
+            limit = int(owner._max_episode_steps)
+            own = env._max_steps_override
+            if own is not None and own != limit:
+                raise ValueError(f"max_steps={own} and max_episode_steps={limit} disagree; give one of them "
+                                 f"(both are the env's step budget, at the end of which the task's checker runs)")
+            return limit
+        frame = frame.f_back
+    return None
 
 
 def _check_dict(result: CheckResult) -> dict:

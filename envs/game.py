@@ -45,3 +45,8 @@ class GameEnv(HybridEnv):
     """
 
     suite = "game"
+
+    def render_fps(self, task) -> float:
+        """A step is `step_ms` of game time: a video of the episode plays at the game's own speed."""
+        step_ms = self.observer.step_ms or (task.step_ms if task is not None else None)
+        return 1000.0 / step_ms if step_ms else self.spec_of_suite().render_fps

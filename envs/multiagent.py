@@ -1,7 +1,8 @@
 """Two-player games as PettingZoo envs: Pong, each player acting by GUI keys on its side of one screen.
 
 Creators in the PettingZoo classic style: `parallel_env()` (ParallelEnv),
-`raw_env()` and `env()` (AEC, via `parallel_to_aec`).
+`raw_env()` and `env()` (AEC, via `parallel_to_aec`); `classic_parallel_env()` / `classic_env()`: the
+same game for a classic policy (Discrete(3) actions, small pixel observations; `ClassicPong`).
 """
 
 from __future__ import annotations
@@ -18,6 +19,7 @@ from hybridgym.assets import ASSETS
 
 from .actions import ActionError, Codec
 from .actions import model as A
+from .core import Timings
 from .sandbox import Sandbox
 from .spaces import UnicodeText
 
@@ -140,7 +142,7 @@ class PongParallelEnv(ParallelEnv):
         trunc = self._steps >= self.max_steps and not over
         obs = {a: self._obs(a, errors[a]) for a in self.agents}
         infos = {a: {"action_error": errors[a] or None, "scores": scores, "step": self._steps,
-                     "step_s": time.perf_counter() - t0} for a in self.agents}
+                     "timings": Timings(step_s=time.perf_counter() - t0)} for a in self.agents}
         terminations = {a: over for a in self.agents}
         truncations = {a: trunc for a in self.agents}
         rewards = {a: rewards[a] for a in self.agents}
@@ -171,6 +173,66 @@ class PongParallelEnv(ParallelEnv):
         if self.sandbox is not None:
             self.sandbox.close()
             self.sandbox = None
+
+
+class ClassicPong(ParallelEnv):
+    """Pong for a classic policy: per player `Discrete(3)` (0 stay, 1 up, 2 down: its own two keys) and
+    the screen as a small uint8 picture (`Box(0, 255, (*size, 1 or 3))`, PIL bilinear, grayscale by
+    default), as `hybridgym.wrappers.make_classic` gives a single-player game. Rewards, ends, infos
+    and seeding are `PongParallelEnv`'s (the keyword arguments go to it)."""
+
+    def __init__(self, size: tuple[int, int] = (84, 84), grayscale: bool = True, **kwargs):
+        self.env = PongParallelEnv(**kwargs)
+        self.size, self.grayscale = (int(size[0]), int(size[1])), bool(grayscale)
+        self.metadata = {**self.env.metadata, "name": "hybridgym_pong_classic_v0"}
+        self.possible_agents = list(self.env.possible_agents)
+        self.render_mode = self.env.render_mode
+
+    @property
+    def agents(self) -> list[str]:
+        return self.env.agents
+
+    @functools.lru_cache(maxsize=None)
+    def observation_space(self, agent: str) -> spaces.Space:
+        return spaces.Box(0, 255, (*self.size, 1 if self.grayscale else 3), np.uint8)
+
+    @functools.lru_cache(maxsize=None)
+    def action_space(self, agent: str) -> spaces.Space:
+        return spaces.Discrete(3)
+
+    def _pixels(self, frame: np.ndarray) -> np.ndarray:
+        from .wrappers import small_frame
+        return small_frame(frame, self.size, self.grayscale)
+
+    def _action(self, agent: str, a) -> dict:
+        a = int(a)
+        if not 0 <= a < 3:
+            raise ValueError(f"{agent}: action {a} is outside Discrete(3) (0 stay, 1 up, 2 down)")
+        if a == 0:
+            return {"action_type": "wait", "seconds": 0}
+        return {"action_type": "press", "key": PongParallelEnv.KEYS[agent][a - 1]}
+
+    def reset(self, seed: int | None = None, options: dict | None = None):
+        obs, infos = self.env.reset(seed=seed, options=options)
+        return {a: self._pixels(o["screenshot"]) for a, o in obs.items()}, infos
+
+    def step(self, actions: dict):
+        obs, rewards, terms, truncs, infos = self.env.step({a: self._action(a, x) for a, x in actions.items()})
+        return {a: self._pixels(o["screenshot"]) for a, o in obs.items()}, rewards, terms, truncs, infos
+
+    def render(self):
+        return self.env.render()
+
+    def close(self) -> None:
+        self.env.close()
+
+
+def classic_parallel_env(**kwargs) -> ClassicPong:
+    return ClassicPong(**kwargs)
+
+
+def classic_env(**kwargs):
+    return wrappers.OrderEnforcingWrapper(parallel_to_aec(classic_parallel_env(**kwargs)))
 
 
 def parallel_env(**kwargs) -> PongParallelEnv:

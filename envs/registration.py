@@ -3,6 +3,12 @@
 Flat, in the Gymnasium style. Every id has a vector entry point: `gym.make_vec(id, n,
 vectorization_mode="vector_entry_point")` gives a Ray vector env (`hybridgym.vector`);
 "sync" and "async" give gymnasium's own.
+
+The step budget is the env's own (the task's `max_steps`, or the `max_steps=` argument): at its
+last step the env runs the task's checker and returns `truncated=True` with the check. So no id
+registers a `max_episode_steps` (gymnasium's TimeLimit would cut the episode one step before the
+checker could run). `gym.make(id, max_episode_steps=N)` still works: the env finds the TimeLimit
+gymnasium puts around it and makes N its own budget (`HybridEnv.max_steps`).
 """
 
 from __future__ import annotations
@@ -39,5 +45,4 @@ def register_all() -> None:
     _register("hybridgym/Game-v0", "hybridgym.game:GameEnv", nondeterministic=False)
     for task_id, task in sorted(TASKS.items()):
         spec = SUITE_SPECS[task.suite]
-        _register(f"hybridgym/{task_id}", spec.entry_point, not spec.deterministic,
-                  max_episode_steps=task.max_steps, kwargs={"task": task_id})
+        _register(f"hybridgym/{task_id}", spec.entry_point, not spec.deterministic, kwargs={"task": task_id})

@@ -41,6 +41,8 @@ class Suite:
     options: tuple[str, ...] = field(default=())   # env arguments handed to the observer
     #: the views `obs_mode` can add to the screenshot (`hybridgym.trees.MODES`)
     views: tuple[str, ...] = ("axtree", "dom", "som")
+    #: frames per second of a video of an episode (one frame a step; a game's env makes it its step's game time)
+    render_fps: float = 4
 
 
 SUITE_SPECS: dict[str, Suite] = {s.name: s for s in (

@@ -42,16 +42,20 @@ class PixelsOnly(gym.ObservationWrapper):
         self.observation_space = spaces.Box(0, 255, (*self.size, 1 if grayscale else 3), np.uint8)
 
     def observation(self, obs: dict) -> np.ndarray:
-        frame = obs["screenshot"]
-        if not self.grayscale and tuple(frame.shape[:2]) == tuple(self.size):
-            return frame
-        img = Image.fromarray(frame)
-        if self.grayscale:
-            img = img.convert("L")
-        if img.size != (self.size[1], self.size[0]):
-            img = img.resize((self.size[1], self.size[0]), Image.BILINEAR)
-        out = np.asarray(img, dtype=np.uint8)
-        return out[:, :, None] if self.grayscale else out
+        return small_frame(obs["screenshot"], self.size, self.grayscale)
+
+
+def small_frame(frame: np.ndarray, size: tuple[int, int], grayscale: bool) -> np.ndarray:
+    """`frame` resized to `size` (height, width; PIL bilinear), grayscale (H, W, 1) if asked: a new, writable array."""
+    if not grayscale and tuple(frame.shape[:2]) == tuple(size):
+        return frame
+    img = Image.fromarray(frame)
+    if grayscale:
+        img = img.convert("L")
+    if img.size != (size[1], size[0]):
+        img = img.resize((size[1], size[0]), Image.BILINEAR)
+    out = np.array(img, dtype=np.uint8)
+    return out[:, :, None] if grayscale else out
 
 
 def make_classic(env_id: str, size: tuple[int, int] = (84, 84), grayscale: bool = True, **kwargs) -> gym.Env:

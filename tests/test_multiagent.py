@@ -1,9 +1,11 @@
-"""Pong as PettingZoo envs (parallel and AEC): the API tests, and players acting only by their own keys."""
+"""Pong as PettingZoo envs (parallel and AEC, raw and classic): PettingZoo's API and seed tests, the seed reaching
+the game, and players acting only by their own keys."""
 
 from __future__ import annotations
 
 import pytest
-from pettingzoo.test import api_test, parallel_api_test
+import numpy as np
+from pettingzoo.test import api_test, parallel_api_test, parallel_seed_test, seed_test
 
 from hybridgym import multiagent
 from hybridgym.tasks.players import pong as pong_player
@@ -18,6 +20,45 @@ def par():
 
 def test_parallel_api(par):
     parallel_api_test(par, num_cycles=30)
+
+
+def test_parallel_seed_test_passes():
+    parallel_seed_test(lambda: multiagent.parallel_env(max_steps=20), num_cycles=15)
+
+
+def test_aec_seed_test_passes():
+    seed_test(lambda: multiagent.env(max_steps=20), num_cycles=15)
+
+
+def test_the_reset_seed_reaches_the_game(par):
+    a, _ = par.reset(seed=11)
+    assert par._page().evaluate("hybridgym.seed") == 11
+    b, _ = par.reset(seed=12)
+    assert par._page().evaluate("hybridgym.seed") == 12
+    c, _ = par.reset(seed=11)
+    assert np.array_equal(a["left"]["screenshot"], c["left"]["screenshot"])
+    assert not np.array_equal(a["left"]["screenshot"], b["left"]["screenshot"])   # the serve's height is seeded
+
+
+def test_classic_pong_passes_the_api_tests_and_moves_by_discrete_actions():
+    env = multiagent.classic_parallel_env(size=(64, 64), max_steps=30)
+    try:
+        parallel_api_test(env, num_cycles=20)
+        obs, _ = env.reset(seed=2)
+        assert obs["left"].shape == (64, 64, 1) and obs["left"].dtype == np.uint8
+        assert env.action_space("left").n == 3
+        for _ in range(6):
+            obs, rewards, terms, truncs, infos = env.step({"left": 1, "right": 2})
+        assert all(i["action_error"] is None for i in infos.values())
+        with pytest.raises(ValueError, match="Discrete"):
+            env.step({"left": 7, "right": 0})
+    finally:
+        env.close()
+    aec = multiagent.classic_env(max_steps=20)
+    try:
+        api_test(aec, num_cycles=15)
+    finally:
+        aec.close()
 
 
 def test_aec_api():

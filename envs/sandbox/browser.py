@@ -109,7 +109,7 @@ def _opaque_png(data_url: str, size: tuple[int, int]) -> np.ndarray | None:
             if im.getchannel("A").getextrema()[0] < 255:
                 return None
             im = im.convert("RGB")
-        return np.asarray(im)
+        return np.array(im)   # writable (np.asarray of a PIL image is read-only)
 
 
 _local = threading.local()
