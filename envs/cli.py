@@ -121,7 +121,7 @@ def _agent_options(parser) -> None:
 def cmd_list(args) -> int:
     import hybridgym  # noqa: F401  (the catalogue)
     from hybridgym.suites import SUITE_SPECS
-    from hybridgym.tasks.base import SUITES, tasks_of
+    from hybridgym.tasks.base import SUITES, UNAVAILABLE, tasks_of
     if _unknown_suite(args.suite):
         return 2
     for suite in SUITES:
@@ -129,6 +129,8 @@ def cmd_list(args) -> int:
             continue
         tasks = sorted(tasks_of(suite), key=lambda t: t.id)
         print(f"{suite} ({len(tasks)} tasks): {SUITE_SPECS[suite].summary}")
+        if not tasks and suite in UNAVAILABLE:
+            print(f"  unavailable: {UNAVAILABLE[suite]}")
         for t in tasks:
             doc = (t.__doc__ or "").strip().splitlines()[0] if (t.__doc__ or "").strip() else ""
             flags = " [sdk]" if t.sdk else ""
@@ -298,12 +300,26 @@ def main(argv=None) -> int:
                                   "(hybridgym export --help)", add_help=False)
     sub.add_parser("judge-eval", help="how far a reward (a judge, partial credit, ...) agrees with the checkers on "
                                       "recorded trajectories (hybridgym judge-eval --help)", add_help=False)
+    sub.add_parser("mcp", help="serve one task's env as an MCP tool server, stdio or streamable HTTP "
+                               "(hybridgym mcp --help; docs/mcp.md)", add_help=False)
     argv = list(sys.argv[1:] if argv is None else argv)
+    try:
+        return _dispatch(p, argv)
+    except BrokenPipeError:   # `hybridgym list | head`: the reader left; not an error of ours
+        devnull = os.open(os.devnull, os.O_WRONLY)
+        os.dup2(devnull, sys.stdout.fileno())
+        return 0
+
+
+def _dispatch(p, argv: list[str]) -> int:
     if argv[:1] == ["export"]:    # its options are the export module's own
         return cmd_export(argv[1:])
     if argv[:1] == ["judge-eval"]:
         from hybridgym.judge_eval import main as judge_eval_main
         return judge_eval_main(argv[1:])
+    if argv[:1] == ["mcp"]:
+        from hybridgym.mcp_server import main as mcp_main
+        return mcp_main(argv[1:])
     args = p.parse_args(argv)
     return {"list": cmd_list, "run": cmd_run, "bench": cmd_bench, "report": cmd_report, "replay": cmd_replay}[args.cmd](args)
 

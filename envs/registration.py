@@ -18,7 +18,7 @@ import functools
 from gymnasium.envs.registration import register, registry
 
 import hybridgym.tasks  # noqa: F401  (the catalogue: importing it registers every family's tasks)
-from hybridgym.tasks.base import TASKS
+from hybridgym.tasks.base import TASKS, UNAVAILABLE
 
 from .suites import SUITE_SPECS
 
@@ -46,3 +46,10 @@ def register_all() -> None:
     for task_id, task in sorted(TASKS.items()):
         spec = SUITE_SPECS[task.suite]
         _register(f"hybridgym/{task_id}", spec.entry_point, not spec.deterministic, kwargs={"task": task_id})
+    # tasks known but not runnable here (a missing optional package, a page that cannot run): their ids
+    # exist, and making one says why it cannot run
+    for task_id in sorted(UNAVAILABLE):
+        suite = task_id.split(".", 1)[0]
+        if "." in task_id and suite in SUITE_SPECS and task_id not in TASKS:
+            spec = SUITE_SPECS[suite]
+            _register(f"hybridgym/{task_id}", spec.entry_point, not spec.deterministic, kwargs={"task": task_id})

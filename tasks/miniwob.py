@@ -43,6 +43,7 @@ When the page ends the episode, on `finished(...)`/`call_user()`, or at the step
 from __future__ import annotations
 
 import importlib.util
+import json
 import mimetypes
 import re
 import secrets
@@ -169,8 +170,8 @@ def package_html() -> Path:
     """The html folder of the installed `miniwob` package (found without importing it)."""
     spec = importlib.util.find_spec("miniwob")
     if spec is None or not spec.submodule_search_locations:
-        raise ModuleNotFoundError("MiniWoB++ tasks need the `miniwob` package: pip install miniwob==1.1.0 "
-                                  "(it is in hybridgym's dev extra)")
+        raise ModuleNotFoundError("MiniWoB++ tasks need the `miniwob` package: pip install 'hybridgym[miniwob]' "
+                                  "(or pip install miniwob==1.1.0; it is in the dev extra too)")
     return Path(list(spec.submodule_search_locations)[0]) / "html"
 
 
@@ -386,7 +387,12 @@ def _register() -> None:
     try:
         pages = discover()
     except ModuleNotFoundError as e:
+        # the ids stay known (miniwob_pages.json: the pages of the version hybridgym is tested with), so
+        # that gym.make of one says what is missing instead of gymnasium's "doesn't exist"
         UNAVAILABLE["miniwob"] = str(e)
+        known = json.loads((Path(__file__).with_name("miniwob_pages.json")).read_text())["pages"]
+        for name in known:
+            UNAVAILABLE.setdefault(f"miniwob.{name}-v0", str(e))
         return
     for name, page in pages.items():
         if name in UNRUNNABLE:

@@ -6,6 +6,8 @@ import os
 
 from pyvirtualdisplay import Display
 
+from .processes import require
+
 
 class XvfbDisplay:
     """One Xvfb server of a given size. `name` is the X display string (":N")."""
@@ -21,6 +23,7 @@ class XvfbDisplay:
 
     def start(self) -> "XvfbDisplay":
         if self._display is None:
+            require("Xvfb", "the virtual X display of every sandbox")
             self._display = Display(
                 backend="xvfb", size=(self.width, self.height), color_depth=self.depth,
                 manage_global_env=False, extra_args=["-nolisten", "tcp", "-noreset"],

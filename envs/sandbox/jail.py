@@ -44,7 +44,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from . import reaper
-from .processes import kill_all, spawn, uid_processes
+from .processes import kill_all, require, spawn, uid_processes
 
 #: the environment of the wrappers (cgroup join, nsenter, prlimit, setpriv, bwrap)
 _LAUNCH_ENV = {"PATH": "/usr/sbin:/usr/bin:/sbin:/bin"}
@@ -212,6 +212,7 @@ class Jail:
     def _mount_home(self) -> None:
         lim = self.limits
         opts = f"size={lim.disk_bytes},nr_inodes={lim.files},mode=0700,uid={self.uid},gid={self.gid}"
+        require("mount", "the jail's private home folder")
         subprocess.run(["mount", "-t", "tmpfs", "-o", f"{opts},nosuid,nodev", "hybridgym-home", str(self.home)],
                        check=True, capture_output=True)
         self._mounted = True
@@ -415,7 +416,8 @@ class Jail:
     def spawn(self, program: list[str], env: dict[str, str], **kw) -> subprocess.Popen:
         """Start `program` in the jail (see `argv`) as the leader of a new session; the
         wrappers that set it up start with an empty environment in `/`, so nothing of the
-        owner's shows in the jail's `/proc`."""
+        owner's shows in the jail's `/proc`. A program that is not installed is a `MissingProgram`."""
+        require(program[0])
         return spawn(self.argv(program, env, **kw), _LAUNCH_ENV, "/")
 
     def env(self, **extra: str) -> dict[str, str]:
@@ -430,6 +432,7 @@ class Jail:
         takes an executable path (Playwright's `executable_path`). A `--user-data-dir=` argument
         the launcher passes (Playwright's temporary profile) is given to the jail's uid and seen
         inside at its own path."""
+        require(program[0])
         inner = self.argv(program, env, **kw)
         sep = inner.index("--", inner.index(_bwrap()))   # bwrap's own "--" before the program
         head, tail = inner[:sep], inner[sep:]
@@ -514,9 +517,7 @@ _bwrap_path: str | None = None
 def _bwrap() -> str:
     global _bwrap_path
     if _bwrap_path is None:
-        _bwrap_path = shutil.which("bwrap")
-        if _bwrap_path is None:
-            raise RuntimeError("bubblewrap (bwrap) is not installed; run the set-up script (.ci/setup)")
+        _bwrap_path = require("bwrap", "bubblewrap: the jail of the SDK's commands and the apps")
     return _bwrap_path
 
 

@@ -5,15 +5,51 @@ SDK shell, the Ray vector env and the tests use."""
 from __future__ import annotations
 
 import os
+import shutil
 import signal
 import subprocess
 import time
+
+#: the programs a sandbox starts -> the Debian package that has them (the set-up, `.ci/setup`, installs all)
+PACKAGES = {
+    "Xvfb": "xvfb", "xauth": "xauth", "chromium": "chromium", "bwrap": "bubblewrap", "openbox": "openbox",
+    "tint2": "tint2", "mousepad": "mousepad", "xterm": "xterm", "pcmanfm": "pcmanfm", "galculator": "galculator",
+    "gnumeric": "gnumeric", "ristretto": "ristretto", "dbus-daemon": "dbus-daemon", "dbus-launch": "dbus-x11",
+    "python3": "python3-pyatspi", "sshd": "openssh-server", "zip": "zip", "unzip": "unzip", "curl": "curl",
+    "setpriv": "util-linux", "nsenter": "util-linux", "prlimit": "util-linux", "mount": "mount",
+    "xdotool": "xdotool", "wmctrl": "wmctrl", "chromedriver": "chromium-driver",
+}
+
+
+class MissingProgram(RuntimeError):
+    """A program the sandbox needs is not installed: the message names its package and the set-up."""
+
+    def __init__(self, program: str, purpose: str = ""):
+        name = os.path.basename(program)
+        package = PACKAGES.get(name, name)
+        self.program, self.package = program, package
+        super().__init__(
+            f"{program} is not installed{' (' + purpose + ')' if purpose else ''}: it is in the Debian package "
+            f"{package!r}. hybridgym's system packages are installed by its set-up: as root on Debian, "
+            f"`bash .ci/setup` in a clone of the repository (or `apt-get install {package}`); "
+            f"without root, see 'Set-up without root' in the README")
+
+
+def require(program: str, purpose: str = "") -> str:
+    """The path of `program` (a name on PATH or a path), or MissingProgram naming its package and the set-up."""
+    found = shutil.which(program)
+    if found is None:
+        raise MissingProgram(program, purpose)
+    return found
 
 
 def spawn(argv: list[str], env: dict[str, str] | None = None, cwd: "os.PathLike | str | None" = None, *,
           stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL) -> subprocess.Popen:
     """Start `argv` as the leader of a new session (so `kill_group` reaches all it starts), with
-    no standard input and, by default, its output discarded."""
+    no standard input and, by default, its output discarded. A program that is not installed is a
+    `MissingProgram` error naming its Debian package and the set-up."""
+    if os.path.sep not in argv[0]:
+        require(argv[0])
     return subprocess.Popen(argv, env=env, cwd=None if cwd is None else str(cwd), stdin=subprocess.DEVNULL,
                             stdout=stdout, stderr=stderr, start_new_session=True)
 
