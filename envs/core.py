@@ -215,6 +215,10 @@ class HybridEnv(gym.Env):
                            image_size=image_size)
         self.codec.set_marks(marks)
 
+    def sandbox_options(self) -> dict:
+        """Keyword arguments of the env's `Sandbox` besides the screen size: the suite's."""
+        return dict(self.spec_of_suite().sandbox)
+
     def render_fps(self, task: Task | None) -> float:
         """Frames per second of `render()` frames, as a video of the episode plays them
         (`metadata["render_fps"]`, which gymnasium's RecordVideo reads): the suite's."""
@@ -246,7 +250,7 @@ class HybridEnv(gym.Env):
         if self.sandbox is None:
             t = time.perf_counter()
             spec = self.spec_of_suite()
-            self.sandbox = Sandbox(*spec.screen, **spec.sandbox).start()
+            self.sandbox = Sandbox(*spec.screen, **self.sandbox_options()).start()
             self.observer.bind(self.sandbox)
             self.start_s = time.perf_counter() - t
         if self._sdk_host is not None and self.remote is None:

@@ -4,6 +4,10 @@ from __future__ import annotations
 
 from .core import HybridEnv
 
+#: screen pixels per CSS pixel of the page (Chromium's device scale factor): MiniWoB's 160×210 task box
+#: is drawn 320×420 on the 1280×800 screen, its text about 20 px high (at 1.0 it is 10 px, in a corner)
+DEFAULT_ZOOM = 2.0
+
 
 class MiniWoBEnv(HybridEnv):
     """
@@ -11,9 +15,11 @@ class MiniWoBEnv(HybridEnv):
     A MiniWoB++ task (from the installed `miniwob` package) in the browser suite's
     Chromium window (1280×800, tab strip and address bar included). The package's html
     folder is served by the env's own 127.0.0.1 server at `/miniwob/`; the browser
-    reaches only that server. The task area is MiniWoB's 160×210 box at the top left of
-    the page, next to MiniWoB's reward display; the agent sees and acts on the whole
-    screen through X like a person. Ids: `hybridgym/miniwob.<name>-v0` (one per task;
+    reaches only that server, by a stable name: `http://miniwob.test/miniwob/...` (the same
+    address bar in every process). The task area is MiniWoB's 160×210 box at the top left
+    of the page, next to MiniWoB's reward display, zoomed 2× (`zoom`: Chromium's device scale
+    factor), so it is 320×420 screen pixels with text about 20 px high; the agent sees and
+    acts on the whole screen through X like a person. Ids: `hybridgym/miniwob.<name>-v0` (one per task;
     FlightWoB pages as `miniwob.flight.<site>-v0`), and `hybridgym/MiniWoB-v0`, which
     draws a task at each reset (or `options={"task": id}`).
 
@@ -62,7 +68,8 @@ class MiniWoBEnv(HybridEnv):
     ## Arguments
     `task` (a MiniWoB task id or name, or None to draw one per reset), `fresh_page`
     (reload the page at every reset: slower, but nothing of the last episode survives
-    in the page), `coords`, `max_steps`, `render_mode` (see `HybridEnv`). The tasks are
+    in the page), `zoom` (screen pixels per CSS pixel, 1.0-3.0, default 2.0; 1.0 is MiniWoB's
+    own size, as the `miniwob` package shows it), `coords`, `max_steps`, `render_mode` (see `HybridEnv`). The tasks are
     `hybridgym.tasks.miniwob`; the observer is `hybridgym.observers.PageFrame`.
 
     ## Version History
@@ -70,3 +77,13 @@ class MiniWoBEnv(HybridEnv):
     """
 
     suite = "miniwob"
+
+    def __init__(self, task=None, *, zoom: float = DEFAULT_ZOOM, **kwargs):
+        zoom = float(zoom)
+        if not 1.0 <= zoom <= 3.0:
+            raise ValueError(f"zoom must be 1.0..3.0 (the page's CSS pixels per screen pixel), got {zoom}")
+        self.zoom = zoom
+        super().__init__(task, **kwargs)
+
+    def sandbox_options(self) -> dict:
+        return {**super().sandbox_options(), "scale": self.zoom}

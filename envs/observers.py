@@ -80,6 +80,11 @@ class Observer:
         return frame
 
 
+def _sent_input(actions) -> bool:
+    """Whether the step sent the screen input (keys, clicks, touches), not only waits or SDK calls."""
+    return any(a.channel == "gui" for a in actions)
+
+
 class ScreenSettle(Observer):
     """The screen settles: after the input, the first change and then quiet (X DAMAGE events);
     a page that started a request or a load is waited for (`ChromiumBrowser.busy`) and its
@@ -97,6 +102,11 @@ class ScreenSettle(Observer):
 
     def step(self, sb, task, actions) -> StepReport:
         capture, browser = sb.capture, sb.browser
+        if browser is not None and sb.desktop is None and browser.page is not None and _sent_input(actions):
+            try:   # every key and click has reached the page and been drawn (a long text arrives over frames)
+                browser.input_barrier(sb.input)
+            except Exception:   # a navigation replaced the page: `busy` below waits for the new one
+                pass
         frame, raw, _ = capture.settle(before=self.raw, max_wait=0.5)
         if browser is not None and browser.busy():
             browser.wait_idle(timeout=self.max_wait_s)
@@ -149,6 +159,15 @@ class PageFrame(Observer):
             self.focus_may_have_left = False
 
     def first(self, sb, task) -> StepReport:
+        """The new episode's first picture. The set-up changed the page (MiniWoB hides its START cover and
+        draws the task): the first picture that differs from the last step's is the frame that shows it.
+        With no earlier picture to compare with (the first reset of the sandbox), two real frames are
+        waited for first: a grab right after the set-up could still show the cover."""
+        if self.raw is None:
+            try:
+                sb.browser.wait_real_frame()
+            except Exception:   # a dead part: the env's health check after the reset tells
+                pass
         frame, raw, _ = sb.capture.settle(before=self.raw, change_timeout=0.05, quiet=0.0, max_wait=1.5, poll=0.001)
         return StepReport(self._keep(frame, raw))
 
@@ -161,7 +180,10 @@ class PageFrame(Observer):
                 self.focus_may_have_left = True
         answered, probed = False, None
         try:
-            probed = browser.page.evaluate(_NEXT_FRAME_THEN % (task.probe or "null"))
+            if _sent_input(actions):   # all the input reached the page (a long text arrives over frames), then a frame
+                _, probed = browser.input_barrier(sb.input, then=task.probe or "null")
+            else:
+                probed = browser.page.evaluate(_NEXT_FRAME_THEN % (task.probe or "null"))
             answered = True
         except Exception:   # a navigation replaced the page: the screen alone, the task asked itself
             pass

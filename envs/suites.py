@@ -48,13 +48,14 @@ class Suite:
 SUITE_SPECS: dict[str, Suite] = {s.name: s for s in (
     Suite("computer", "hybridgym/Computer-v0", "hybridgym.computer:ComputerEnv", (1280, 800), "computer",
           # a local web server too: tasks serve files for the desktop's browser from it
-          {"desktop": True, "web_root": ASSETS / "desktop" / "web"}, ScreenSettle,
+          {"desktop": True, "web_root": ASSETS / "desktop" / "web", "web_host": "intranet.test"}, ScreenSettle,
           summary="a Linux desktop with real apps", views=("axtree", "som")),
     Suite("browser", "hybridgym/Browser-v0", "hybridgym.browser:BrowserEnv", (1280, 800), "computer",
-          {"browser": "window", "web_root": ASSETS / "web"}, ScreenSettle,
+          {"browser": "window", "web_root": ASSETS / "web", "web_host": "webapps.test"}, ScreenSettle,
           summary="web apps served on 127.0.0.1 in a Chromium window"),
     Suite("miniwob", "hybridgym/MiniWoB-v0", "hybridgym.miniwob:MiniWoBEnv", (1280, 800), "computer",
-          {"browser": "window", "web_root": ASSETS / "web"}, PageFrame, options=("fresh_page",),
+          {"browser": "window", "web_root": ASSETS / "web", "web_host": "miniwob.test"}, PageFrame,
+          options=("fresh_page",),
           summary="MiniWoB++ pages of the installed miniwob package"),
     Suite("mobile", "hybridgym/Mobile-v0", "hybridgym.mobile:MobileEnv", (720, 1600), "mobile",
           # the phone's display at 240 Hz: Chromium paces its frames by it (see `XvfbDisplay`)

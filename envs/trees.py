@@ -462,15 +462,16 @@ def interactive(nodes: Sequence[dict], screen: tuple[int, int], windows: Sequenc
     """The nodes set-of-marks numbers: interactive roles (or focusable, editable, clickable; not a page's or
     window's root, but the window of a desktop app that shows nothing inside it, "opaque") whose box centre
     is on the screen, not disabled or off screen, inside the modal dialog when one is open, and (the
-    desktop, given its `windows` in stacking order) not under another app's window: a node partly under
-    one is marked on the part beside it; of nodes with the same box the first (outermost) is kept;
+    desktop, given its `windows` in stacking order) not under a window stacked above its own (another app's,
+    or its own app's dialog): a node partly under one is marked on the part beside it; of nodes with the same box the first (outermost) is kept;
     numbered from 1 in tree order."""
     geometry = Geometry((0, 0), 1.0, screen)
     marks: list[dict] = []
     boxes: set[tuple] = set()
     modal = [n["id"] for n in nodes if "modal" in n.get("states", ())]   # a modal dialog: only what is in it
     within = _subtree(nodes, modal[-1]) if modal else None
-    covers: dict[str, list[dict]] = {}                               # the desktop: app -> windows over it
+    covers: dict[tuple, list[dict]] = {}                             # the desktop: window -> windows over it
+    window_of = _windows_of(nodes, windows) if windows else {}
     for n in nodes:
         if within is not None and n["id"] not in within:
             continue
@@ -478,11 +479,12 @@ def interactive(nodes: Sequence[dict], screen: tuple[int, int], windows: Sequenc
         if "disabled" in st or "offscreen" in st or not geometry.visible(n.get("box")):
             continue
         if windows and n.get("app"):
-            if n["app"] not in covers:
-                covers[n["app"]] = _covering(windows, n["app"])
-            part = _visible_part(n["box"], covers[n["app"]])
+            where = (window_of.get(n["id"]), n["app"])
+            if where not in covers:
+                covers[where] = _covers(windows, *where)
+            part = _visible_part(n["box"], covers[where])
             if part is None or not geometry.visible(part):
-                continue                     # covered by another app's window
+                continue                     # covered by a window above its own
             if part != n["box"]:
                 n = {**n, "box": part}       # the mark is the part a click reaches
         if (n.get("role") in _ROOTS or n.get("parent", -1) < 0) and "opaque" not in st:
@@ -511,6 +513,47 @@ def _covering(windows: Sequence[dict], app: str) -> list[dict]:
     if not mine:
         return []
     return [w for w in windows[max(mine) + 1:] if str(w.get("app", "")).lower() != app and w.get("geometry")]
+
+
+def _windows_of(nodes: Sequence[dict], windows: Sequence[dict]) -> dict[int, int | None]:
+    """Node id -> the index in `windows` (stacking order) of the window the node is drawn in, or None when
+    it cannot be told. A node is in its root's window: the app's window titled as the root is named (a
+    dialog's root is named as its window), else the app's topmost window that holds the root's box centre."""
+    root_of: dict[int, int] = {}
+    for n in nodes:   # depth first: a parent comes before its children
+        p = n.get("parent", -1)
+        root_of[n["id"]] = root_of[p] if p in root_of else n["id"]
+    by_root: dict[int, int | None] = {}
+    for n in nodes:
+        if root_of[n["id"]] != n["id"]:
+            continue
+        app = str(n.get("app", "")).lower()
+        mine = [i for i, w in enumerate(windows) if str(w.get("app", "")).lower() == app and w.get("geometry")]
+        titled = [i for i in mine if n.get("name") and windows[i].get("title") == n.get("name")]
+        if titled:
+            by_root[n["id"]] = titled[-1]
+            continue
+        box = n.get("box")
+        if box:
+            cx, cy = box[0] + box[2] / 2, box[1] + box[3] / 2
+            holding = [i for i in mine if _holds(windows[i]["geometry"], cx, cy)]
+            by_root[n["id"]] = holding[-1] if holding else None
+        else:
+            by_root[n["id"]] = None
+    return {nid: by_root[r] for nid, r in root_of.items()}
+
+
+def _holds(geometry: Sequence[int], x: float, y: float) -> bool:
+    return geometry[0] <= x < geometry[0] + geometry[2] and geometry[1] <= y < geometry[1] + geometry[3]
+
+
+def _covers(windows: Sequence[dict], index: int | None, app: str) -> list[dict]:
+    """The windows that can cover a node drawn in window `index`: every window stacked above it (another
+    app's, or a dialog of its own app's); when its window is not known, the other apps' windows above the
+    app's topmost (`_covering`)."""
+    if index is None:
+        return _covering(windows, app)
+    return [w for w in windows[index + 1:] if w.get("geometry")]
 
 
 def _visible_part(box: Sequence[int], covers: Sequence[dict]) -> list[int] | None:
@@ -742,18 +785,17 @@ def check_click(browser, nodes: Sequence[dict], x: int, y: int) -> dict:
 
 
 def _uncovered(nodes: Sequence[dict], windows: Sequence[dict], x: int, y: int) -> list[dict]:
-    """The desktop nodes a click at (x, y) can reach: those of apps no window of another app stacked above
-    them covers at that point."""
+    """The desktop nodes a click at (x, y) can reach: those that no window stacked above their own window
+    (another app's, or a dialog of their own app's: `_windows_of`) covers at that point."""
     if not windows:
         return list(nodes)
+    window_of = _windows_of(nodes, windows)
     out, covered = [], {}
     for n in nodes:
-        app = n.get("app", "")
-        if app not in covered:
-            covered[app] = any(w["geometry"][0] <= x < w["geometry"][0] + w["geometry"][2] and
-                               w["geometry"][1] <= y < w["geometry"][1] + w["geometry"][3]
-                               for w in _covering(windows, app))
-        if not covered[app]:
+        where = (window_of.get(n["id"]), n.get("app", ""))
+        if where not in covered:
+            covered[where] = any(_holds(w["geometry"], x, y) for w in _covers(windows, *where))
+        if not covered[where]:
             out.append(n)
     return out
 
@@ -768,7 +810,8 @@ def check_desktop_click(nodes: Sequence[dict], x: int, y: int, windows: Sequence
     if node is None:
         return {"found": False, "ok": False, "node": None, "point": [x, y]}
     acts = _acts(node) or node.get("role") == "window"
-    part = _visible_part(node["box"], _covering(windows, node.get("app", ""))) or node["box"]   # as marks click it
+    covers = _covers(windows, _windows_of(nodes, windows).get(node["id"]), node.get("app", "")) if windows else []
+    part = _visible_part(node["box"], covers) or node["box"]   # as marks click it
     bx, by, bw, bh = part
     cx, cy = bx + bw // 2, by + bh // 2
     at = innermost(_uncovered(nodes, windows, cx, cy), cx, cy)

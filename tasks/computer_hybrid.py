@@ -163,7 +163,7 @@ class HybridFixConfigPort(HomeTask):
         path, line = obs["sdk_output"].strip().splitlines()[0].split(":")[:2]
         yield act.keys("ctrl", "o")
         sb.wait_ready("mousepad", "Open File", timeout=5)
-        yield act.typed(str(sb.workspace.root / path))   # typing a path opens the dialog's location field
+        yield act.typed(sb.shown_path(path))   # typing a path opens the dialog's location field
         yield act.wait(0.3)
         yield act.keys("enter")
         yield from act.until(lambda: any(path in w["title"] for w in sb.windows()), tries=15)

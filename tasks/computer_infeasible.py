@@ -292,7 +292,7 @@ class InfeasibleViewerEdit(_InfeasibleTask):
         sb.wait_ready("ristretto", "Save", timeout=8)
         yield act.wait(0.2)
         yield act.keys("ctrl", "a")
-        yield act.typed(str(sb.workspace.root / params["copy"]))
+        yield act.typed(sb.shown_path(params["copy"]))
         yield act.wait(0.6)
         for _ in range(3):
             yield act.keys("enter")

@@ -13,11 +13,14 @@ import subprocess
 import sys
 import tempfile
 import time
+from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 
 import numpy as np
 import pytest
 from PIL import Image
+
+from hybridgym.sandbox.processes import cmdline, descendants
 
 pytest.importorskip("mcp.server.mcpserver", reason="needs the mcp SDK, version 2 (pip install 'mcp>=2')")
 from mcp.client.session import ClientSession  # noqa: E402
@@ -35,21 +38,15 @@ def _server_args(task: str, *extra: str) -> list[str]:
 
 
 def _children(pid: int) -> list[int]:
-    """Every process below `pid` (from /proc), e.g. the server's Xvfb and Chromium."""
-    kids: dict[int, list[int]] = {}
-    for entry in os.listdir("/proc"):
-        if entry.isdigit():
-            try:
-                fields = Path(f"/proc/{entry}/stat").read_text().rsplit(")", 1)[1].split()
-            except OSError:
-                continue
-            kids.setdefault(int(fields[1]), []).append(int(entry))
-    out, todo = [], [pid]
-    while todo:
-        for child in kids.get(todo.pop(), []):
-            out.append(child)
-            todo.append(child)
-    return out
+    """Every process below `pid`, e.g. the server's Xvfb and Chromium."""
+    return sorted(descendants(pid))
+
+
+def _run(coro):
+    """`asyncio.run(coro)` in a thread of its own: a session-scoped env's Playwright keeps an event loop
+    running in the test's thread (its sync API), where asyncio.run refuses to start another."""
+    with ThreadPoolExecutor(max_workers=1) as pool:
+        return pool.submit(asyncio.run, coro).result()
 
 
 def _alive(pid: int) -> bool:
@@ -63,11 +60,7 @@ def _alive(pid: int) -> bool:
 def _server_pid() -> int:
     """The pid of the `hybridgym.mcp_server` process this test process spawned."""
     for pid in _children(os.getpid()):
-        try:
-            cmd = Path(f"/proc/{pid}/cmdline").read_bytes().split(b"\0")
-        except OSError:
-            continue
-        if b"hybridgym.mcp_server" in cmd:
+        if "hybridgym.mcp_server" in cmdline(pid).split():
             return pid
     raise AssertionError("the server process was not found among this process's children")
 
@@ -167,7 +160,7 @@ def test_stdio_server_plays_snake_with_images_errors_and_a_clean_exit():
             assert np.array_equal(_png(again), first)       # games run on a virtual clock: same seed, same pixels
             return server, sandbox
 
-    server, sandbox = asyncio.run(session_run())
+    server, sandbox = _run(session_run())
     left = _wait_gone([server, *sandbox])
     log.seek(0)
     err = log.read()
@@ -189,7 +182,7 @@ def test_stdio_server_closes_the_env_and_exits_at_sigterm_while_the_client_holds
             os.kill(server, signal.SIGTERM)
             return _wait_gone([server, *sandbox])   # before the client closes stdin
 
-    left = asyncio.run(session_run())
+    left = _run(session_run())
     log.seek(0)
     err = log.read()
     assert not left, f"processes left after SIGTERM: {left}\n{err[-2000:]}"
@@ -236,7 +229,7 @@ def test_streamable_http_server_serves_the_env_and_exits_at_sigterm():
                 assert bad.is_error
                 assert not (await session.call_tool("evaluate", {})).is_error   # still serving
 
-        asyncio.run(session_run())
+        _run(session_run())
         sandbox = _children(proc.pid)
         assert sandbox
         proc.send_signal(signal.SIGTERM)
@@ -274,5 +267,5 @@ def test_sdk_task_lists_and_runs_terminal_read_file_and_write_file():
             assert out.is_error and out.structured_content["action_error"]
             return _server_pid()
 
-    server = asyncio.run(session_run())
+    server = _run(session_run())
     assert not _wait_gone([server])

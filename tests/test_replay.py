@@ -218,17 +218,19 @@ def test_main_exits_0_when_all_agree_and_writes_json(suite_env, run_dir, capsys)
 
 
 def test_replay_sends_the_replay_envs_workspace_path(suite_env, run_dir, tmp_path):
-    """A computer oracle types the jail's workspace path into the save dialog; recorded in another process
-    that path was another folder: the replay sends its own env's."""
+    """A computer oracle types the home's path into the save dialog: `/home/user/...`, the same in every
+    process. An older recording, or an agent, may have typed the jail's folder on the host, which is another
+    folder in another process: the replay sends its own env's."""
     path = record(suite_env, run_dir, "computer", make_agent("oracle"))
     workspace = str(suite_env("computer").unwrapped.sandbox.workspace.root)
     elsewhere = "/tmp/hybridgym-jails/1-2/home"
-    assert any(workspace in json.dumps(s["actions"]) for s in Trajectory(path).steps)
+    sent = [json.dumps(s["actions"]) for s in Trajectory(path).steps]
+    assert any("/home/user/" in a for a in sent) and not any(workspace in a for a in sent)
 
     def recorded_elsewhere(steps):
         for s in steps:
-            s["action"] = json.loads(json.dumps(s["action"]).replace(workspace, elsewhere))
-            s["actions"] = json.loads(json.dumps(s["actions"]).replace(workspace, elsewhere))
+            s["action"] = json.loads(json.dumps(s["action"]).replace("/home/user", elsewhere))
+            s["actions"] = json.loads(json.dumps(s["actions"]).replace("/home/user", elsewhere))
     copy = edited(path, tmp_path, recorded_elsewhere)
     header = json.loads((copy / "episode.json").read_text())
     assert header["workspace"] == workspace                     # the recording says where its workspace was

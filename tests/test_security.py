@@ -105,8 +105,7 @@ def test_shell_sees_no_host_files_and_no_owner_environment(computer, host_marker
 
 
 def test_shell_has_no_network_not_even_the_task_server(computer, listener):
-    origin = computer.unwrapped.sandbox.server.origin
-    port = origin.rsplit(":", 1)[1]
+    port = computer.unwrapped.sandbox.server.port
     out = sdk(computer, f"(exec 3<>/dev/tcp/127.0.0.1/{listener.port}) 2>&1; echo rc=$?; "
                         f"(exec 3<>/dev/tcp/127.0.0.1/{port}) 2>&1; echo rc=$?; "
                         "python3 -c \"import socket; s=socket.socket(socket.AF_UNIX); s.connect('\\0/tmp/.X11-unix/X0')\" 2>&1 | tail -1; "
@@ -158,7 +157,7 @@ def test_nested_folders_and_sparse_files_do_not_break_steps_resets_or_checkers(c
 # -- the desktop's own terminal ------------------------------------------------------
 def test_gui_terminal_is_jailed(computer, host_marker, listener):
     computer.reset(seed=4)
-    port = computer.unwrapped.sandbox.server.origin.rsplit(":", 1)[1]
+    port = computer.unwrapped.sandbox.server.port
     out = gui_terminal(computer, "id -u; grep CapEff /proc/self/status; env; cat /etc/shadow | head -c 100; "
                                  "ls /tmp /root; echo pwned > /root/hg-gui-probe; echo pwned > /tmp/hg-gui-probe-host; "
                                  f"(exec 3<>/dev/tcp/127.0.0.1/{listener.port}) && echo HOST-PORT-OPEN; "

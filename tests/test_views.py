@@ -18,7 +18,8 @@ import pytest
 
 from hybridgym.actions import ActionError, Codec
 from hybridgym.tasks import TASKS
-from hybridgym.trees import (MAX_NAME, Views, audit_oracle_clicks, interactive, marks_text, parse_modes, tree_text)
+from hybridgym.trees import (MAX_NAME, Views, audit_oracle_clicks, check_desktop_click, interactive, marks_text,
+                             parse_modes, tree_text)
 
 
 # -- no display ----------------------------------------------------------------------------------------------
@@ -66,6 +67,29 @@ def test_marks_number_what_an_agent_can_act_on():
     marks = interactive(nodes, (100, 100))
     assert [(m["mark"], m["name"], m["center"]) for m in marks] == [(1, "OK", [20, 15]), (2, "row", [50, 65])]
     assert marks_text(marks).splitlines()[0] == '[1] button "OK" @10,10,20x10'
+
+
+def test_an_apps_own_dialog_covers_its_main_window():
+    # Gnumeric's save dialog over its sheet: both are the app's; the dialog's combo box (in a root of its own,
+    # as GTK exposes it) is what a click on it reaches, not the sheet under the dialog
+    def node(i, parent, depth, role, name, box, states=()):
+        return {"id": i, "parent": parent, "depth": depth, "role": role, "name": name, "value": "", "box": box,
+                "states": list(states), "app": "gnumeric"}
+    nodes = [node(0, -1, 0, "frame", "sales.csv - Gnumeric", [0, 0, 1280, 768]),
+             node(1, 0, 1, "filler", "", [0, 22, 1280, 746]),
+             node(2, 1, 2, "panel", "", [55, 213, 1211, 500], ("focusable",)),
+             node(3, -1, 0, "file chooser", "Save the current workbook as", [92, 0, 1100, 768]),
+             node(4, 3, 1, "push button", "Save", [1098, 725, 84, 34]),
+             node(5, -1, 0, "filler", "", [100, 680, 586, 34]),
+             node(6, 5, 1, "combo box", "Gnumeric XML (*.gnumeric)", [180, 680, 500, 34])]
+    windows = [{"title": "sales.csv - Gnumeric", "app": "gnumeric", "geometry": [0, 0, 1280, 768]},
+               {"title": "Save the current workbook as", "app": "gnumeric", "geometry": [92, 0, 1100, 768]}]
+    hit = check_desktop_click(nodes, 430, 696, windows)
+    assert hit["ok"] and hit["node"]["name"] == "Gnumeric XML (*.gnumeric)"
+    assert check_desktop_click(nodes, 60, 400, windows)["node"]["id"] == 2     # the sheet beside the dialog
+    marks = interactive(nodes, (1280, 800), windows)
+    assert [m["name"] for m in marks] == ["", "Save", "Gnumeric XML (*.gnumeric)"]
+    assert marks[0]["box"] == [1192, 213, 74, 500]      # the larger strip of the sheet beside the dialog
 
 
 def test_a_forged_reader_answer_is_only_data():

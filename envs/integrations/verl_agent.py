@@ -1,7 +1,7 @@
 """A verl-agent environment manager over a vector of hybridgym envs: batched text + screenshot observations, text actions, won.
 
 verl-agent (github.com/langfengQ/verl-agent; not on PyPI) trains with an `EnvironmentManagerBase`
-(`agent_system/environments/base.py`) that its `TrajectoryCollector` drives:
+(`base.py` of `agent_system.environments`) that its `TrajectoryCollector` drives:
 
     obs, infos = envs.reset(kwargs)                # obs = {"text": [str], "image": [array] | None, "anchor": [str]}
     for _ in range(max_steps):

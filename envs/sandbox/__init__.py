@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import atexit
 import contextlib
+import os
 import signal
 import subprocess
 import time
@@ -23,7 +24,7 @@ from .capture import XShmCapture
 from .desktop import APPS, Desktop, app_named
 from .display import XvfbDisplay
 from .errors import SandboxError
-from .jail import Jail, Limits, desktop_assets
+from .jail import INSIDE_HOME, Jail, Limits, desktop_assets
 from .phone import ChromiumPhone, PhoneBackend, TouchActuator
 from .processes import kill_group
 from .shell import BubblewrapShell, ShellResult
@@ -60,6 +61,8 @@ class Sandbox:
     browser: None, "window" (a browser window with tabs) or "app" (one full-screen page).
     scale: screen pixels per CSS pixel in the browser; touch: a touch screen (Chromium turns pointer input into touch events).
     web_root: a folder served on 127.0.0.1 with a JSON record API (AppServer).
+    web_host: the name the browsers know that server by (e.g. "webapps.test"; `AppServer`'s `host`): the
+        same address in every process, so the address bar shows the same pixels for the same seed.
     limits: what the agent's programs may spend (`hybridgym.sandbox.jail.Limits`); every program
         the agent can drive runs in the sandbox's `jail`.
     desktop: the computer suite's desktop session (implies a window manager): a private D-Bus,
@@ -70,11 +73,11 @@ class Sandbox:
     def __init__(self, width: int, height: int, *, browser: str | None = None, scale: float = 1.0,
                  touch: bool = False, web_root: Path | None = None,
                  shell_timeout: float = 30.0, desktop: bool = False, refresh_hz: int = 60,
-                 limits: Limits | None = None):
+                 limits: Limits | None = None, web_host: str | None = None):
         self.width, self.height = width, height
         self.refresh_hz = refresh_hz
         self._browser_mode, self._scale, self._touch = browser, scale, touch
-        self._web_root, self._shell_timeout = web_root, shell_timeout
+        self._web_root, self._shell_timeout, self._web_host = web_root, shell_timeout, web_host
         self.display: XvfbDisplay | None = None
         self.input: XTestInput | None = None
         self.capture: XShmCapture | None = None
@@ -110,13 +113,14 @@ class Sandbox:
                 self.workspace.owner = (self.jail.uid, self.jail.gid)
             self.shell = BubblewrapShell(self.workspace.root, jail=self.jail, timeout=self._shell_timeout)
             if self._web_root is not None:
-                self.server = AppServer(self._web_root)
+                self.server = AppServer(self._web_root, host=self._web_host)
                 if not self.jail.shares_host_network:   # the jail's programs reach it at the same URL
                     self.server.serve(self.jail.listen(self.server.port))
             if self._desktop_wanted:
                 t = time.perf_counter()
                 self.desktop = Desktop(self.display.name, self.jail,
-                                       (self.server.origin,) if self.server else ()).start()
+                                       (self.server.origin,) if self.server else (),
+                                       extra_flags=self.server.browser_flags if self.server else ()).start()
                 # apps opened before the panel is up would be maximized over it
                 self.wait_for_window("tint2", timeout=10)
                 self.timings["desktop_s"] = time.perf_counter() - t
@@ -139,6 +143,7 @@ class Sandbox:
                                                mode=self._browser_mode, scale=self._scale,
                                                touch=self._touch,
                                                allowed_origins=(self.server.origin,) if self.server else (),
+                                               extra_flags=self.server.browser_flags if self.server else (),
                                                downloads=self.workspace.root / "Downloads").start()
                 # the first window keeps animating its frame for a while: let it finish now
                 self.browser.load("about:blank")
@@ -192,6 +197,14 @@ class Sandbox:
             self.browser.sentinel_seen(sentinel, max_frames=10)
         except Exception:
             pass
+
+    def shown_path(self, rel: "str | os.PathLike" = "") -> str:
+        """The path the agent's programs see for `rel` (a path in the workspace): under `/home/user`
+        (`jail.INSIDE_HOME`) in a jail, the same in every process; what a person types into a file dialog."""
+        rel = os.fspath(rel).lstrip("/")
+        if self.jail is not None and self.jail.home is not None and Path(self.jail.home).resolve() == self.workspace.root.resolve():
+            return INSIDE_HOME + (f"/{rel}" if rel else "")
+        return str(self.workspace.root / rel) if rel else str(self.workspace.root)
 
     def give_workspace(self) -> None:
         """Make every file of the workspace the jail's (what the task's set-up wrote as the owner):

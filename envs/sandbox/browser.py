@@ -57,6 +57,16 @@ _REAL_FRAME_SCRIPT = """
   };
   window.addEventListener('keydown', onKey, true);
   window.addEventListener('keyup', onKey, true);
+  // the barrier of a step (`ChromiumBrowser.input_barrier`): the sentinels seen so far, then a wait
+  // for one more and the frame after it
+  Object.defineProperty(window, '__hybridgymSentinels', { value: () => sentinel, enumerable: false });
+  Object.defineProperty(window, '__hybridgymInputAfter', { enumerable: false,
+    value: (c, frames) => new Promise(r => {
+      const drawn = () => raf(() => realTimeout(() => r(true), 0));
+      let left = frames;
+      const tick = () => { if (sentinel > c) return drawn(); if (--left <= 0) return r(false); raf(tick); };
+      if (sentinel > c) drawn(); else raf(tick);
+    }) });
   Object.defineProperty(window, '__hybridgymInputSeen', { enumerable: false,
     value: (n, frames) => sentinel >= n ? true : new Promise(r => {
       waiters.push([n, () => r(true)]);
@@ -436,6 +446,24 @@ class ChromiumBrowser:
             if not self.page.evaluate("([n, f]) => window.__hybridgymInputSeen(n, f)", [args[0], 2 * max_frames]):
                 raise RuntimeError("the page did not receive the step's input (does it have keyboard focus?)")
         return None
+
+    def input_barrier(self, xinput, max_frames: int = 8, then: str = "null"):
+        """Wait until the page has received every X input event sent before this call and drawn the frame
+        after it; returns (whether it did, the value of the JavaScript expression `then`, evaluated in the
+        same round trip).
+
+        X input reaches Chromium asynchronously and a long text arrives over several frames, so a screen
+        that looks settled can still be missing the last characters. The barrier reads how many sentinels
+        the page has seen, presses the sentinel (Pause, after everything else in X's queue) and waits for
+        the page to see it, then for its next frame. Input the page does not get (the keyboard focus in the
+        browser's address bar, a page being replaced) ends the wait after `max_frames` frames."""
+        count = self.page.evaluate("window.__hybridgymSentinels ? window.__hybridgymSentinels() : -1")
+        if count < 0:
+            return False, self.page.evaluate(f"() => {then}")
+        self.send_sentinel(xinput)
+        return tuple(self.page.evaluate(
+            f"([c, f]) => window.__hybridgymInputAfter(c, f).then(seen => Promise.resolve({then}).then(v => [seen, v]))",
+            [count, max_frames]))
 
     def send_sentinel(self, xinput) -> int:
         """Press Pause through X, the input barrier's sentinel (`flush_input` in two halves:

@@ -91,10 +91,11 @@ def app_named(name: str) -> tuple[str, App]:
     return key, APPS[key]
 
 
-def browser_flags(home: Path, allowed_origins: tuple[str, ...]) -> list[str]:
-    """Chromium as a desktop app: a profile in the home, only the env's local server reachable."""
+def browser_flags(home: Path, allowed_origins: tuple[str, ...], extra: tuple[str, ...] = ()) -> list[str]:
+    """Chromium as a desktop app: a profile in the home, only the env's local server reachable (`extra`:
+    the server's own flags, its host name mapped to its port)."""
     hosts = [urlsplit(o).netloc for o in allowed_origins]
-    return [*BASE_FLAGS, f"--user-data-dir={home / BROWSER_PROFILE}",
+    return [*BASE_FLAGS, *extra, f"--user-data-dir={home / BROWSER_PROFILE}",
             "--proxy-server=http://127.0.0.1:9", "--proxy-bypass-list=" + ";".join(["<-loopback>", *hosts])]
 
 
@@ -117,8 +118,10 @@ class Desktop:
     which `hybridgym.sandbox.atspi` reads).
     """
 
-    def __init__(self, display_name: str, jail: "Jail", allowed_origins: tuple[str, ...] = ()):
+    def __init__(self, display_name: str, jail: "Jail", allowed_origins: tuple[str, ...] = (),
+                 extra_flags: tuple[str, ...] | list[str] = ()):
         self.display_name, self.jail, self.allowed_origins = display_name, jail, tuple(allowed_origins)
+        self.extra_flags = tuple(extra_flags)
         self.home = Path(jail.home)
         self.runtime = Path(jail.run)
         self.bus_address = f"unix:path={self.runtime / 'bus'}"
@@ -158,7 +161,7 @@ class Desktop:
         key, app = app_named(name)
         argv = list(app.argv)
         if key == "browser":
-            argv += browser_flags(self.home, self.allowed_origins)
+            argv += browser_flags(self.home, self.allowed_origins, self.extra_flags)
         return argv + [str(a) for a in args]
 
     # -- lifetime ----------------------------------------------------------

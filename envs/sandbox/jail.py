@@ -222,9 +222,9 @@ class Jail:
         home = self.home
         (self._etc / "passwd").write_text(
             "root:x:0:0:root:/root:/usr/sbin/nologin\n"
-            f"agent:x:{self.uid}:{self.gid}:agent:{home}:/bin/bash\n"
+            f"user:x:{self.uid}:{self.gid}:user:{INSIDE_HOME}:/bin/bash\n"
             "nobody:x:65534:65534:nobody:/nonexistent:/usr/sbin/nologin\n")
-        (self._etc / "group").write_text(f"root:x:0:\nagent:x:{self.gid}:\nnogroup:x:65534:\n")
+        (self._etc / "group").write_text(f"root:x:0:\nuser:x:{self.gid}:\nnogroup:x:65534:\n")
         (self._etc / "hostname").write_text("hybridgym\n")
         (self._etc / "hosts").write_text("127.0.0.1 localhost hybridgym\n::1 localhost\n")
         (self._etc / "resolv.conf").write_text("")
@@ -370,7 +370,9 @@ class Jail:
             out += ["--unshare-ipc"] + ([] if network else ["--unshare-net"])
         out += self._view()
         home = str(self.home)
-        out += ["--bind", home, home]
+        # the home at its own path (what the host side names: downloads, profiles) and at INSIDE_HOME,
+        # where the programs are started and told their home is
+        out += ["--bind", home, home, "--bind", home, INSIDE_HOME]
         for b in binds:
             out += ["--bind", b, b]
         for b in ro_binds:
@@ -382,10 +384,23 @@ class Jail:
                 out += ["--ro-bind", sock, sock]
             if policy is not None and Path("/etc/chromium").is_dir():
                 out += ["--ro-bind", str(self._etc / "chromium" / policy), "/etc/chromium"]
-        out += ["--remount-ro", "/", "--chdir", os.fspath(cwd or home), "--clearenv"]
+        out += ["--remount-ro", "/", "--chdir", self.inside(os.fspath(cwd or home)), "--clearenv"]
         for k, v in env.items():
-            out += ["--setenv", k, v]
+            out += ["--setenv", k, self.inside(v)]
+        if not shell:   # a GUI program's file arguments (an SDK command is the agent's text: left as it is)
+            program = [program[0], *(self.inside(a) for a in program[1:])]
         return out + ["--", *program]
+
+    def inside(self, value: str) -> str:
+        """`value` with the host path of the home (at its start, or after a flag's "=") as the jail's
+        programs see it: INSIDE_HOME."""
+        home = str(self.home)
+        if value == home or value.startswith(home + "/"):
+            return INSIDE_HOME + value[len(home):]
+        flag, eq, rest = value.partition("=")
+        if eq and flag.startswith("-") and (rest == home or rest.startswith(home + "/")):
+            return f"{flag}={INSIDE_HOME}{rest[len(home):]}"
+        return value
 
     def _view(self) -> list[str]:
         """The read-only system part of the filesystem view."""
@@ -422,8 +437,8 @@ class Jail:
 
     def env(self, **extra: str) -> dict[str, str]:
         """The base environment of a jailed program (nothing of the owner's)."""
-        env = {"PATH": "/usr/local/bin:/usr/bin:/bin", "HOME": str(self.home), "USER": "agent",
-               "LOGNAME": "agent", "LANG": "C.UTF-8", "SHELL": "/bin/bash", "TMPDIR": "/tmp"}
+        env = {"PATH": "/usr/local/bin:/usr/bin:/bin", "HOME": str(self.home), "USER": "user",
+               "LOGNAME": "user", "LANG": "C.UTF-8", "SHELL": "/bin/bash", "TMPDIR": "/tmp"}
         env.update(extra)
         return env
 
@@ -510,6 +525,10 @@ def browser_policy(home: Path, kind: str) -> dict:
 def _sh_quote(s: str) -> str:
     return "'" + s.replace("'", "'\\''") + "'"
 
+
+#: where the agent's home (the workspace) is seen in the jail, besides its own path: a path like any user's
+#: home, the same in every process (file dialogs, `pwd`, window titles show it; the host's is per process)
+INSIDE_HOME = "/home/user"
 
 _bwrap_path: str | None = None
 

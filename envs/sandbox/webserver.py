@@ -14,6 +14,7 @@ import json
 import mimetypes
 import sys
 import socket
+import re
 import threading
 from dataclasses import dataclass, field
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
@@ -341,9 +342,18 @@ class AppServer:
     installed backend (`install("/shop/api/", ShopApp)`, longest prefix first); else 404.
     `reset()` (called by the env at every reset, before the task's setup) removes the
     routes and mounts and empties every backend. `store` is the RecordStore at `/api/`.
+
+    `host`: the name the browser knows the server by (e.g. "webapps.test"): `origin` and `url()` are then
+    `http://<host>/...`, the same in every process, and the browser maps the name to the server's
+    127.0.0.1 port (`host_rule`, Chromium's `--host-resolver-rules`), so the address bar shows no random
+    port. Without it, the origin is `http://127.0.0.1:<port>`. `local_origin` is always the latter
+    (for an HTTP client of this process).
     """
 
-    def __init__(self, root: Path):
+    def __init__(self, root: Path, host: str | None = None):
+        if host is not None and not re.fullmatch(r"[a-z0-9]([a-z0-9-]*[a-z0-9])?(\.[a-z0-9]([a-z0-9-]*[a-z0-9])?)+", host):
+            raise ValueError(f"host must be a dotted lower-case name such as 'webapps.test', got {host!r}")
+        self.host = host
         self.root = Path(root).resolve()
         self._routes: dict[str, RouteHandler] = {}
         self._mounts: dict[str, Path] = {}
@@ -466,7 +476,25 @@ class AppServer:
 
     @property
     def origin(self) -> str:
+        """The origin pages are loaded from: `http://<host>` (stable), or `http://127.0.0.1:<port>` without a host."""
+        return f"http://{self.host}" if self.host else self.local_origin
+
+    @property
+    def local_origin(self) -> str:
         return f"http://127.0.0.1:{self.port}"
+
+    @property
+    def host_rule(self) -> str | None:
+        """Chromium's host-resolver rule that sends `host` (port 80) to the server's port, or None."""
+        return f"MAP {self.host}:80 127.0.0.1:{self.port}" if self.host else None
+
+    @property
+    def browser_flags(self) -> list[str]:
+        """Chromium flags for a browser that shows this server's pages: the host mapped to the port, and
+        the name treated as a secure context, as 127.0.0.1 is (crypto.subtle, the clipboard API, ...)."""
+        if not self.host:
+            return []
+        return [f"--host-resolver-rules={self.host_rule}", f"--unsafely-treat-insecure-origin-as-secure={self.origin}"]
 
     def url(self, path: str = "/", **query: object) -> str:
         q = "&".join(f"{k}={v}" for k, v in query.items())

@@ -393,7 +393,7 @@ def editor_save_as(sb, rel: str) -> Iterator[dict]:
     yield act.keys("ctrl", "s")
     sb.wait_ready("mousepad", "Save As")
     yield act.wait(0.2)
-    yield act.typed(str(sb.workspace.root / rel))   # the name field has focus
+    yield act.typed(sb.shown_path(rel))   # the name field has focus
     yield act.wait(0.6)   # GTK enables the Save button a moment after the name changes
     for _ in range(3):
         yield act.keys("enter")
@@ -423,7 +423,7 @@ def open_workbook(sb, rel: str) -> Iterator[dict]:
     """Gnumeric: open the file `rel` (ctrl+O, its full path) and wait until its window has the focus."""
     yield act.keys("ctrl", "o")
     sb.wait_ready(title="Open Spreadsheet File")
-    yield act.typed(str(sb.workspace.root / rel) + "\n")
+    yield act.typed(sb.shown_path(rel) + "\n")
     sb.wait_ready("gnumeric", Path(rel).name)
     yield from switch_to(sb, "Gnumeric", grace=1.0)
 
@@ -446,7 +446,7 @@ def save_workbook_as(sb, rel: str, xlsx: bool = False) -> Iterator[dict]:
         yield act.click(x + 336, y + h - 70 - 29)
         yield act.keys("alt", "n")                    # back to the Name field
     yield act.keys("ctrl", "a")
-    yield act.typed(str(sb.workspace.root / rel) + "\n")
+    yield act.typed(sb.shown_path(rel) + "\n")
     yield from await_file(sb, rel, before)
 
 
@@ -508,7 +508,7 @@ def editor_open(sb, rel: str) -> Iterator[dict]:
     yield act.keys("ctrl", "o")
     sb.wait_ready("mousepad", "Open", timeout=5)
     yield act.wait(0.2)
-    yield act.typed(str(sb.workspace.root / rel))     # a "/" first opens the location field
+    yield act.typed(sb.shown_path(rel))     # a "/" first opens the location field
     yield act.wait(0.4)
     yield act.keys("enter")
     yield from act.until(lambda: any(name in w["title"] and "mousepad" in w["wm_class"] for w in sb.windows()
@@ -532,7 +532,7 @@ def fm_go(sb, folder: str) -> Iterator[dict]:
     until the window shows it (its title is the folder's name), and click an empty spot of the
     folder view so that keys go to the view again, not to the location bar."""
     yield act.keys("ctrl", "l")
-    yield act.typed(f"{sb.workspace.root / folder}\n")
+    yield act.typed(sb.shown_path(folder) + "\n")
     name = folder.rstrip("/").rsplit("/", 1)[-1]
     yield from act.until(lambda: any(w["title"] == name and "pcmanfm" in w["wm_class"] for w in sb.windows()))
     yield act.click(*FM_EMPTY_SPOT)
