@@ -18,6 +18,7 @@ a name or kept children. xterm has no accessibility support: it exports nothing.
 
 from __future__ import annotations
 
+import ast
 import contextlib
 import json
 import os
@@ -31,6 +32,18 @@ from .processes import kill_group
 #: the system Python that has gi and Atspi (not the package's virtualenv)
 SYSTEM_PYTHON = "/usr/bin/python3"
 _READER = Path(__file__).with_name("atspi_reader.py")
+
+
+def _reader_constant(name: str):
+    """A literal constant of the reader (which runs under the system Python, with gi, and is not imported here)."""
+    for node in ast.parse(_READER.read_text()).body:
+        if isinstance(node, ast.Assign) and any(getattr(t, "id", None) == name for t in node.targets):
+            return ast.literal_eval(node.value)
+    raise LookupError(f"{name} is not a constant of {_READER.name}")
+
+
+#: the layout roles whose box is the union of their children's (the reader reads them once while they show)
+CONTAINER_ROLES = frozenset(_reader_constant("CONTAINER_ROLES"))
 
 
 class AccessibilityReader:
