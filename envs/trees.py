@@ -470,7 +470,7 @@ def interactive(nodes: Sequence[dict], screen: tuple[int, int], windows: Sequenc
     boxes: set[tuple] = set()
     modal = [n["id"] for n in nodes if "modal" in n.get("states", ())]   # a modal dialog: only what is in it
     within = _subtree(nodes, modal[-1]) if modal else None
-    covers: dict[tuple, list[dict]] = {}                             # the desktop: window -> windows over it
+    covers: dict[tuple, list[dict]] = {}                             # the desktop: node's place -> windows over it
     window_of = _windows_of(nodes, windows) if windows else {}
     for n in nodes:
         if within is not None and n["id"] not in within:
@@ -479,7 +479,7 @@ def interactive(nodes: Sequence[dict], screen: tuple[int, int], windows: Sequenc
         if "disabled" in st or "offscreen" in st or not geometry.visible(n.get("box")):
             continue
         if windows and n.get("app"):
-            where = (window_of.get(n["id"]), n["app"])
+            where = (window_of.get(n["id"]), n["app"], tuple(n["box"]))
             if where not in covers:
                 covers[where] = _covers(windows, *where)
             part = _visible_part(n["box"], covers[where])
@@ -547,13 +547,21 @@ def _holds(geometry: Sequence[int], x: float, y: float) -> bool:
     return geometry[0] <= x < geometry[0] + geometry[2] and geometry[1] <= y < geometry[1] + geometry[3]
 
 
-def _covers(windows: Sequence[dict], index: int | None, app: str) -> list[dict]:
-    """The windows that can cover a node drawn in window `index`: every window stacked above it (another
-    app's, or a dialog of its own app's); when its window is not known, the other apps' windows above the
-    app's topmost (`_covering`)."""
+def _covers(windows: Sequence[dict], index: int | None, app: str, box: Sequence[int] | None = None) -> list[dict]:
+    """The windows that can cover a node with `box` in window `index`: every window stacked above it,
+    another app's, or its own app's (a dialog) unless the node lies inside that one (a menu's items sit in
+    the frame's tree but are drawn in the menu's popup window); when its window is not known, the other
+    apps' windows above the app's topmost (`_covering`)."""
     if index is None:
         return _covering(windows, app)
-    return [w for w in windows[index + 1:] if w.get("geometry")]
+    app = str(app).lower()
+    return [w for w in windows[index + 1:] if w.get("geometry") and not (
+        box and str(w.get("app", "")).lower() == app and _inside(box, w["geometry"]))]
+
+
+def _inside(box: Sequence[int], geometry: Sequence[int]) -> bool:
+    return (geometry[0] <= box[0] and geometry[1] <= box[1] and box[0] + box[2] <= geometry[0] + geometry[2]
+            and box[1] + box[3] <= geometry[1] + geometry[3])
 
 
 def _visible_part(box: Sequence[int], covers: Sequence[dict]) -> list[int] | None:
@@ -792,7 +800,7 @@ def _uncovered(nodes: Sequence[dict], windows: Sequence[dict], x: int, y: int) -
     window_of = _windows_of(nodes, windows)
     out, covered = [], {}
     for n in nodes:
-        where = (window_of.get(n["id"]), n.get("app", ""))
+        where = (window_of.get(n["id"]), n.get("app", ""), tuple(n["box"]) if n.get("box") else None)
         if where not in covered:
             covered[where] = any(_holds(w["geometry"], x, y) for w in _covers(windows, *where))
         if not covered[where]:
@@ -810,7 +818,8 @@ def check_desktop_click(nodes: Sequence[dict], x: int, y: int, windows: Sequence
     if node is None:
         return {"found": False, "ok": False, "node": None, "point": [x, y]}
     acts = _acts(node) or node.get("role") == "window"
-    covers = _covers(windows, _windows_of(nodes, windows).get(node["id"]), node.get("app", "")) if windows else []
+    covers = _covers(windows, _windows_of(nodes, windows).get(node["id"]), node.get("app", ""),
+                     node["box"]) if windows else []
     part = _visible_part(node["box"], covers) or node["box"]   # as marks click it
     bx, by, bw, bh = part
     cx, cy = bx + bw // 2, by + bh // 2

@@ -90,6 +90,12 @@ def test_an_apps_own_dialog_covers_its_main_window():
     marks = interactive(nodes, (1280, 800), windows)
     assert [m["name"] for m in marks] == ["", "Save", "Gnumeric XML (*.gnumeric)"]
     assert marks[0]["box"] == [1192, 213, 74, 500]      # the larger strip of the sheet beside the dialog
+    # a menu's items are in the frame's tree but drawn in the menu's own popup window, stacked above the frame
+    menu = [nodes[0], nodes[1], node(2, 1, 2, "menu item", "Word Wrap", [188, 47, 295, 25]),
+            node(3, 1, 2, "text", "", [1, 50, 1278, 715], ("focusable", "editable"))]
+    popup = windows[:1] + [{"title": "Gnumeric", "app": "gnumeric", "geometry": [188, 47, 295, 254]}]
+    assert check_desktop_click(menu, 252, 59, popup)["node"]["name"] == "Word Wrap"
+    assert check_desktop_click(menu, 252, 200, popup)["node"] is None      # the text is under the popup there
 
 
 def test_a_forged_reader_answer_is_only_data():

@@ -15,7 +15,8 @@ value widgets. The tree is rebuilt from the parent links.
 
 Containers (`CONTAINER_ROLES`: panels, fillers, panes; about half of a GTK app's objects) are asked once:
 their name and parent are kept while they show, and their box is the union of their children's. A
-read then asks only the objects an agent can see and act on (of a spreadsheet's 190 objects, 95).
+read then asks only the objects an agent can see and act on (of a spreadsheet's 190 objects, 95). A
+container that takes the focus, or has no children (a canvas), is read as any object.
 
 The apps are the agent's: whatever they expose (names of any size or content, any shape,
 parent links that loop, wrong types, an app that hangs or dies mid-read) only ever leaves
@@ -48,6 +49,7 @@ STATES = (("focused", _S.FOCUSED), ("focusable", _S.FOCUSABLE), ("selected", _S.
           ("editable", _S.EDITABLE))
 STATE_BITS = [(label, int(s)) for label, s in STATES]
 SHOWING, ENABLED, EDITABLE, ACTIVE = int(_S.SHOWING), int(_S.ENABLED), int(_S.EDITABLE), int(_S.ACTIVE)
+FOCUSABLE = int(_S.FOCUSABLE)
 #: roles whose text is their value even when not editable (a calculator's display); never the
 #: text of a "password text"
 TEXT_ROLES = {"text", "entry", "terminal", "document text", "paragraph"}
@@ -103,6 +105,9 @@ class Bus:
         #: containers that had no children at the last read (a canvas such as a spreadsheet's sheet): asked
         #: in full, extents included, at every read
         self.leaves = set()
+        #: containers that take the focus (a file manager's icon view: a layered pane): an agent acts on them,
+        #: on all of their box; read as any object
+        self.solid = set()
 
     def connect(self):
         if self.conn is not None and not self.conn.is_closed():
@@ -191,7 +196,8 @@ def read_tree(bus: Bus, max_nodes: int, time_limit: float) -> dict:
     for k, b, p in objs:
         if (b, p) in bus.containers and k not in cut:
             continue
-        extents = bus.roles.get((b, p)) not in CONTAINER_ROLES or (b, p) in bus.leaves or k in cut
+        extents = (bus.roles.get((b, p)) not in CONTAINER_ROLES or (b, p) in bus.leaves or (b, p) in bus.solid
+                   or k in cut)
         asked.append((b, p, len(calls), extents))
         # GetAll, not Get of Name and Parent: Chromium builds an object's children only once asked for its
         # ChildCount (which GetAll asks); with Get alone its windows stay empty frames
@@ -209,7 +215,10 @@ def read_tree(bus: Bus, max_nodes: int, time_limit: float) -> dict:
             bus.roles[key] = role_name(role[0])
     answers = {}
     for b, p, at, extents in asked:
-        container = bus.roles.get((b, p)) in CONTAINER_ROLES
+        if bus.roles.get((b, p)) in CONTAINER_ROLES and ans[at + 1] is not None and \
+                _has(list(ans[at + 1][0]), FOCUSABLE):
+            bus.solid.add((b, p))
+        container = bus.roles.get((b, p)) in CONTAINER_ROLES and (b, p) not in bus.solid
         answers[(b, p)] = (ans[at], ans[at + 1], ans[at + 2] if extents else None)
         if container and ans[at] is not None and ans[at + 1] is not None:
             bus.containers[(b, p)] = (ans[at], ans[at + 1])
@@ -277,20 +286,21 @@ def read_tree(bus: Bus, max_nodes: int, time_limit: float) -> dict:
     # a container's box: the union of its children's (post-order); one without children keeps its own
     # extents and is asked in full next time
     for key in order:
-        if nodes[key][0]["role"] in CONTAINER_ROLES and nodes[key][2] not in cut:
+        if nodes[key][0]["role"] in CONTAINER_ROLES and nodes[key][2] not in cut and key not in bus.solid:
             if kids[key]:
                 nodes[key][0]["box"] = None
                 bus.leaves.discard(key)
             else:
                 bus.leaves.add(key)
                 bus.containers.pop(key, None)
-    if len(bus.leaves) > 50_000:
+    if len(bus.leaves) + len(bus.solid) > 50_000:
         bus.leaves.clear()
+        bus.solid.clear()
 
     def union(key, depth):
         node = nodes[key][0]
         boxes = [b for b in (union(c, depth + 1) for c in kids[key]) if b] if depth < 100 else []
-        if node["box"] is None and node["role"] in CONTAINER_ROLES and boxes:
+        if node["box"] is None and node["role"] in CONTAINER_ROLES and key not in bus.solid and boxes:
             x0 = min(b[0] for b in boxes)
             y0 = min(b[1] for b in boxes)
             x1 = max(b[0] + b[2] for b in boxes)
