@@ -1,0 +1,128 @@
+"""Where a step's time goes: a per-phase profile of `env.step` on MiniWoB and the browser suite (issue 21's
+first question), measured from outside the env by timing the calls a step makes.
+
+Each step is a click that changes the screen (MiniWoB's instruction bar draws a dot where it is clicked; on the
+todo app, alternately the title field and the page's header). The phases, in the order a step runs them:
+
+- `parse`: the codec reading the action (`info["timings"]["parse_s"]`);
+- `input`: the XTEST events of the click (`sandbox.execute`);
+- `barrier`: the input barrier (the page saw the sentinel key and drew the frame after it) and, on MiniWoB, the
+  task's probe in the same round trip (`ChromiumBrowser.input_barrier`);
+- `settle_wait`: waiting for the screen to show the change (X DAMAGE events), the grabs excluded;
+- `grab`: the XShm grabs of the display (`XShmCapture.grab_raw`);
+- `rgb`: the BGRA-to-RGB copy of the screenshot (`XShmCapture.to_rgb`);
+- `check`: reading the task's progress and, at the end, its checker (`info["timings"]["check_s"]`);
+- `other`: the rest of `env.step` (bookkeeping, the observation dict, the health check).
+
+Medians over `--steps` steps per task, in one process.
+
+    .venv/bin/python benchmarks/profile_step.py --steps 60   # -> benchmarks/results/step_profile.json
+"""
+
+from __future__ import annotations
+
+import argparse
+import inspect
+import json
+import os
+import platform
+import statistics
+import time
+from collections import defaultdict
+from pathlib import Path
+
+import gymnasium as gym
+
+import hybridgym  # noqa: F401  (registers the envs)
+from hybridgym.sandbox import browser as browser_mod
+from hybridgym.sandbox import capture as capture_mod
+
+OUT = Path(__file__).parent / "results" / "step_profile.json"
+TASKS = ["miniwob.click-test-2-v0", "browser.todo-add-v0"]
+
+
+class Clock:
+    """Seconds spent in each wrapped call during the current step."""
+
+    def __init__(self):
+        self.spent: dict[str, float] = defaultdict(float)
+
+    def wrap(self, owner, name: str, phase: str):
+        real = getattr(owner, name)
+
+        def timed(*args, **kwargs):
+            t = time.perf_counter()
+            try:
+                return real(*args, **kwargs)
+            finally:
+                self.spent[phase] += time.perf_counter() - t
+        static = isinstance(inspect.getattr_static(owner, name), staticmethod)
+        setattr(owner, name, staticmethod(timed) if static else timed)
+
+
+def points(env, task: str, n: int) -> list[tuple[int, int]]:
+    br = env.unwrapped.sandbox.browser
+    if task.startswith("miniwob."):
+        return [br.to_screen(5 + 3 * (i % 50), 30) for i in range(n)]
+    title, header = br.screen_point("input[type=text], input:not([type])"), br.to_screen(640, 20)
+    return [title if i % 2 == 0 else header for i in range(n)]
+
+
+def profile(task: str, steps: int, clock: Clock) -> dict:
+    env = gym.make(f"hybridgym/{task}", max_steps=10 ** 6)
+    try:
+        env.reset(seed=0)
+        pts = points(env, task, steps + 5)
+        rows = []
+        for i, (x, y) in enumerate(pts):
+            clock.spent.clear()
+            t = time.perf_counter()
+            _, _, term, trunc, info = env.step({"action_type": "click", "x": x, "y": y})
+            total = time.perf_counter() - t
+            spent = dict(clock.spent)
+            tm = info["timings"]
+            settle = spent.pop("settle", 0.0)
+            grab, rgb = spent.pop("grab", 0.0), spent.pop("rgb", 0.0)
+            row = {"total": total, "parse": tm["parse_s"], "input": spent.pop("input", 0.0),
+                   "barrier": spent.pop("barrier", 0.0), "settle_wait": max(0.0, settle - grab - rgb),
+                   "grab": grab, "rgb": rgb, "check": tm["check_s"]}
+            row["other"] = max(0.0, total - sum(v for k, v in row.items() if k != "total"))
+            if i >= 5:   # the first steps warm up
+                rows.append(row)
+            if term or trunc:
+                env.reset(seed=i + 1)
+        med = {k: round(statistics.median(r[k] for r in rows) * 1000, 2) for k in rows[0]}
+        return {"task": task, "steps": len(rows), "median_ms": med}
+    finally:
+        env.close()
+
+
+def main(argv=None) -> int:
+    p = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    p.add_argument("--steps", type=int, default=60)
+    p.add_argument("--tasks", default=",".join(TASKS))
+    p.add_argument("--out", type=Path, default=OUT)
+    args = p.parse_args(argv)
+    clock = Clock()
+    from hybridgym import sandbox as sandbox_mod
+    clock.wrap(sandbox_mod.Sandbox, "execute", "input")
+    clock.wrap(browser_mod.ChromiumBrowser, "input_barrier", "barrier")
+    clock.wrap(capture_mod.XShmCapture, "settle", "settle")
+    clock.wrap(capture_mod.XShmCapture, "grab_raw", "grab")
+    clock.wrap(capture_mod.XShmCapture, "to_rgb", "rgb")
+    results = []
+    for task in args.tasks.split(","):
+        r = profile(task, args.steps, clock)
+        results.append(r)
+        print(task, json.dumps(r["median_ms"]), flush=True)
+    args.out.parent.mkdir(parents=True, exist_ok=True)
+    args.out.write_text(json.dumps({"command": "benchmarks/profile_step.py --steps %d" % args.steps,
+                                    "machine": platform.node(), "date": time.strftime("%Y-%m-%d"),
+                                    "load_avg": list(os.getloadavg()), "results": results},
+                                   indent=1) + "\n")
+    print(f"wrote {args.out}")
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())
