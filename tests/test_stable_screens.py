@@ -53,6 +53,11 @@ def test_the_agents_home_is_home_user():
         sb = env.unwrapped.sandbox
         assert sb.shown_path("Downloads/a.txt") == "/home/user/Downloads/a.txt"
         assert str(sb.workspace.root) not in obs["sdk_output"]   # the host's per-process folder is not shown
+        # the input barrier's sentinel is the env's: an agent pressing it, in any form, is refused
+        for action in ({"action_type": "press", "key": "pause"}, "pyautogui.press('Pause')",
+                       "Action: hotkey(key='ctrl pause')"):
+            obs, *_ = env.step(action)
+            assert "unknown key" in obs["action_error"], (action, obs["action_error"])
     finally:
         env.close()
 

@@ -24,7 +24,7 @@ from .capture import XShmCapture
 from .desktop import APPS, Desktop, app_named
 from .display import XvfbDisplay
 from .errors import SandboxError
-from .jail import INSIDE_HOME, Jail, Limits, desktop_assets
+from .jail import Jail, Limits, desktop_assets
 from .phone import ChromiumPhone, PhoneBackend, TouchActuator
 from .processes import kill_group
 from .shell import BubblewrapShell, ShellResult
@@ -201,10 +201,8 @@ class Sandbox:
     def shown_path(self, rel: "str | os.PathLike" = "") -> str:
         """The path the agent's programs see for `rel` (a path in the workspace): under `/home/user`
         (`jail.INSIDE_HOME`) in a jail, the same in every process; what a person types into a file dialog."""
-        rel = os.fspath(rel).lstrip("/")
-        if self.jail is not None and self.jail.home is not None and Path(self.jail.home).resolve() == self.workspace.root.resolve():
-            return INSIDE_HOME + (f"/{rel}" if rel else "")
-        return str(self.workspace.root / rel) if rel else str(self.workspace.root)
+        path = str(self.workspace.root / os.fspath(rel).lstrip("/")).rstrip("/")
+        return self.jail.inside(path) if self.jail is not None else path
 
     def give_workspace(self) -> None:
         """Make every file of the workspace the jail's (what the task's set-up wrote as the owner):

@@ -21,7 +21,7 @@ from PIL import Image
 from playwright.sync_api import Error as PlaywrightError
 from playwright.sync_api import sync_playwright
 
-from .processes import MissingProgram
+from .processes import require
 
 CHROMIUM = os.environ.get("HYBRIDGYM_CHROMIUM", "/usr/bin/chromium")
 BASE_FLAGS = [
@@ -218,8 +218,7 @@ class ChromiumBrowser:
         self._scripts: list[str] = []
 
     def start(self) -> "ChromiumBrowser":
-        if self.executable == CHROMIUM and not os.access(CHROMIUM, os.X_OK):
-            raise MissingProgram(CHROMIUM, "the browser of the browser, MiniWoB, phone and game suites")
+        require(self.executable, "the browser of the browser, MiniWoB, phone and game suites")
         self._pw = _playwright()
         flags = BASE_FLAGS + ["--window-position=0,0",
                               f"--window-size={round(self.width / self.scale)},{round(self.height / self.scale)}"]

@@ -46,6 +46,9 @@ from pathlib import Path
 from . import reaper
 from .processes import kill_all, require, spawn, uid_processes
 
+#: where the agent's home (the workspace) is seen in the jail, besides its own path: a path like any user's
+#: home, the same in every process (file dialogs, `pwd`, window titles show it; the host's is per process)
+INSIDE_HOME = "/home/user"
 #: the environment of the wrappers (cgroup join, nsenter, prlimit, setpriv, bwrap)
 _LAUNCH_ENV = {"PATH": "/usr/sbin:/usr/bin:/sbin:/bin"}
 
@@ -525,10 +528,6 @@ def browser_policy(home: Path, kind: str) -> dict:
 def _sh_quote(s: str) -> str:
     return "'" + s.replace("'", "'\\''") + "'"
 
-
-#: where the agent's home (the workspace) is seen in the jail, besides its own path: a path like any user's
-#: home, the same in every process (file dialogs, `pwd`, window titles show it; the host's is per process)
-INSIDE_HOME = "/home/user"
 
 _bwrap_path: str | None = None
 

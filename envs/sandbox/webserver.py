@@ -13,8 +13,8 @@ import copy
 import json
 import mimetypes
 import sys
-import socket
 import re
+import socket
 import threading
 from dataclasses import dataclass, field
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
@@ -345,7 +345,7 @@ class AppServer:
 
     `host`: the name the browser knows the server by (e.g. "webapps.test"): `origin` and `url()` are then
     `http://<host>/...`, the same in every process, and the browser maps the name to the server's
-    127.0.0.1 port (`host_rule`, Chromium's `--host-resolver-rules`), so the address bar shows no random
+    127.0.0.1 port (`browser_flags`: Chromium's `--host-resolver-rules`), so the address bar shows no random
     port. Without it, the origin is `http://127.0.0.1:<port>`. `local_origin` is always the latter
     (for an HTTP client of this process).
     """
@@ -484,17 +484,14 @@ class AppServer:
         return f"http://127.0.0.1:{self.port}"
 
     @property
-    def host_rule(self) -> str | None:
-        """Chromium's host-resolver rule that sends `host` (port 80) to the server's port, or None."""
-        return f"MAP {self.host}:80 127.0.0.1:{self.port}" if self.host else None
-
-    @property
     def browser_flags(self) -> list[str]:
-        """Chromium flags for a browser that shows this server's pages: the host mapped to the port, and
-        the name treated as a secure context, as 127.0.0.1 is (crypto.subtle, the clipboard API, ...)."""
+        """Chromium flags for a browser that shows this server's pages: Chromium's host-resolver rule that
+        sends `host` (port 80) to the server's port, and the name treated as a secure context, as 127.0.0.1
+        is (crypto.subtle, the clipboard API, ...)."""
         if not self.host:
             return []
-        return [f"--host-resolver-rules={self.host_rule}", f"--unsafely-treat-insecure-origin-as-secure={self.origin}"]
+        return [f"--host-resolver-rules=MAP {self.host}:80 127.0.0.1:{self.port}",
+                f"--unsafely-treat-insecure-origin-as-secure={self.origin}"]
 
     def url(self, path: str = "/", **query: object) -> str:
         q = "&".join(f"{k}={v}" for k, v in query.items())
