@@ -172,10 +172,11 @@ class _Echo(BaseHTTPRequestHandler):
         pass
 
 
-def test_browser_reaches_only_the_task_server():
+@pytest.mark.parametrize("web_host", [None, "webapps.test"])
+def test_browser_reaches_only_the_task_server(web_host):
     other = ThreadingHTTPServer(("127.0.0.1", 0), _Echo)
     threading.Thread(target=other.serve_forever, daemon=True).start()
-    sb = Sandbox(640, 480, browser="window", web_root=ASSETS / "web").start()
+    sb = Sandbox(640, 480, browser="window", web_root=ASSETS / "web", web_host=web_host).start()
     try:
         page = sb.browser.load(sb.server.url("/todo/index.html"))
         probe = "u => fetch(u, {mode: 'no-cors'}).then(() => 'reached', () => 'blocked')"
@@ -183,6 +184,11 @@ def test_browser_reaches_only_the_task_server():
         assert page.evaluate(probe, f"http://127.0.0.1:{other.server_address[1]}/") == "blocked"
         assert page.evaluate(probe, "http://192.0.2.1/") == "blocked"
         assert page.evaluate(probe, "http://example.com/") == "blocked"
+        if web_host:   # the name maps to the task's server on port 80 only; other names and ports stay unreachable
+            assert page.url.startswith(f"http://{web_host}/")
+            for url in (f"http://{web_host}:{other.server_address[1]}/", "http://other.test/",
+                        f"http://sub.{web_host}/", f"https://{web_host}/"):
+                assert page.evaluate(probe, url) == "blocked", url
     finally:
         sb.close()
         other.shutdown()
