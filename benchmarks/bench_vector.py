@@ -1,8 +1,12 @@
 """Many sandboxes at once: env steps per second for N sub-envs with a local loop, gymnasium's
-AsyncVectorEnv and the Ray vector env; Ray's overhead per step; the time to replace a dead
-sandbox; memory per sandbox.
+AsyncVectorEnv and the Ray vector env (one or several sandboxes per actor); Ray's overhead
+per step; the time to replace a dead sandbox; memory per sandbox.
 
     .venv/bin/python benchmarks/bench_vector.py --out benchmarks/results/vector.json
+
+With --envs-per-actor k (repeatable) the Ray vector env runs with k sandboxes per actor (one
+Python process and one Playwright driver for k sandboxes), and memory is reported as the PSS of
+the actors' process trees divided by N.
 
 Each step is a no-op on a game env (the clock advances one frame, the screen is captured),
 so the figures measure the machinery, not an agent. Medians over --rounds rounds of --steps steps.
@@ -71,16 +75,41 @@ def async_vector(n: int, steps: int, rounds: int) -> float:
         v.close()
 
 
-def ray_vector(n: int, steps: int, rounds: int) -> tuple[float, list[float]]:
-    v = RayVectorEnv(ENV_ID, n, env_kwargs={"max_steps": 10**6})
+def ray_vector(n: int, steps: int, rounds: int, envs_per_actor: int = 1) -> tuple[float, list[float]]:
+    """Steps per second of the Ray vector env, and the PSS of each actor's process tree (MB)."""
+    v = RayVectorEnv(ENV_ID, n, env_kwargs={"max_steps": 10**6}, envs_per_actor=envs_per_actor)
     try:
         v.reset(seed=0)
         step_all = lambda: v.step([NOOP] * n)  # noqa: E731
         step_all()
         r = rate(step_all, n, steps, rounds)
-        # an actor's process tree: the Python worker, Xvfb, the Playwright driver, Chromium
-        pss = [tree_pss_mb(w["pid"]) for w in v.where()]
+        # an actor's process tree: the Python worker, the Playwright driver, and each of its
+        # sandboxes' Xvfb and Chromium
+        actors = sorted({w["pid"] for w in v.where()})
+        pss = [tree_pss_mb(pid) for pid in actors]
         return r, pss
+    finally:
+        v.close()
+
+
+def sandbox_replacement(times: int, envs_per_actor: int = 2) -> dict:
+    """Kill one sandbox's Chromium in an actor of `envs_per_actor` sandboxes; time until the
+    step reports it (the actor has made a new env), and until the new sandbox has reset."""
+    v = RayVectorEnv(ENV_ID, envs_per_actor, env_kwargs={"max_steps": 10**6}, envs_per_actor=envs_per_actor)
+    try:
+        v.reset(seed=0)
+        fault_s, total_s = [], []
+        for _ in range(times):
+            v.step([NOOP] * envs_per_actor)
+            os.kill(v.sandbox_pids()[0]["browser"], signal.SIGKILL)
+            t = time.perf_counter()
+            _, _, _, trunc, info = v.step([NOOP] * envs_per_actor)
+            fault_s.append(time.perf_counter() - t)
+            assert trunc[0] and info["replaced"][0] and not trunc[1:].any()
+            v.step([NOOP] * envs_per_actor)             # NEXT_STEP: the new sandbox's reset
+            total_s.append(time.perf_counter() - t)
+        return {"sandbox_fault_step_s": round(statistics.median(fault_s), 2),
+                "sandbox_replace_and_reset_s": round(statistics.median(total_s), 2)}
     finally:
         v.close()
 
@@ -136,6 +165,9 @@ def main() -> None:
     p.add_argument("--n", type=int, action="append", help="sub-env counts (default 1 2 4 8)")
     p.add_argument("--steps", type=int, default=20)
     p.add_argument("--rounds", type=int, default=3)
+    p.add_argument("--envs-per-actor", type=int, action="append",
+                   help="sub-envs per Ray actor to compare for each N (default 1; repeat: --envs-per-actor 1 "
+                        "--envs-per-actor 4)")
     p.add_argument("--out", default="benchmarks/results/vector.json")
     args = p.parse_args()
     import ray
@@ -146,14 +178,21 @@ def main() -> None:
             row = {"n": n,
                    "local_loop_steps_per_s": round(local_loop(n, args.steps, args.rounds), 1),
                    "async_vector_steps_per_s": round(async_vector(n, args.steps, args.rounds), 1)}
-            r, pss = ray_vector(n, args.steps, args.rounds)
-            row["ray_vector_steps_per_s"] = round(r, 1)
-            row["actor_pss_mb_median"] = round(statistics.median(pss), 1)
+            for k in args.envs_per_actor or [1]:
+                r, pss = ray_vector(n, args.steps, args.rounds, k)
+                if k == 1:   # the figures of one sandbox per actor, under the names of earlier runs
+                    row["ray_vector_steps_per_s"] = round(r, 1)
+                    row["actor_pss_mb_median"] = round(statistics.median(pss), 1)
+                row.setdefault("ray_by_envs_per_actor", []).append({
+                    "envs_per_actor": k, "actors": len(pss), "steps_per_s": round(r, 1),
+                    "pss_per_sandbox_mb": round(sum(pss) / n, 1)})
             rows.append(row)
             print(json.dumps(row), flush=True)
         latency = step_latency(args.steps * 2)
         print(json.dumps(latency), flush=True)
         fault = replacement(5)
+        if any(k > 1 for k in args.envs_per_actor or [1]):
+            fault.update(sandbox_replacement(3))
         print(json.dumps(fault), flush=True)
     finally:
         ray.shutdown()

@@ -287,7 +287,9 @@ class MiniWoBTask(Task):
     """
 
     suite = "miniwob"
-    probe = "__hybridgymOutcome()"   # read with every observation: the episode's outcome, or null
+    # read with every observation: whether the episode has ended (false, not null, when it has not: null
+    # would mean "not read" and cost the step another round trip)
+    probe = "__hybridgymOutcome() !== null"
 
     def __init__(self, name: str, page: str):
         self.name, self.page = name, page
@@ -318,10 +320,10 @@ class MiniWoBTask(Task):
             self.load_page(sb)
         params["nonce"] = secrets.token_hex(8)
         args = [params["seed"], params["mode"], params["nonce"]]
-        started = br.page.evaluate(_START_JS, args)
+        started = br.evaluate_cdp(_START_JS, args)
         if started is None:   # the last episode left the page unusable: reload it
             self.load_page(sb)
-            started = br.page.evaluate(_START_JS, args)
+            started = br.evaluate_cdp(_START_JS, args)
         params["utterance"] = started["utterance"] or f"(MiniWoB task {self.id} gave no instruction)"
         if started["waited"]:   # a task that took time to get ready may have drawn frames on the way
             sb.capture.settle(quiet=0.005, max_wait=1.5, poll=0.001)

@@ -11,7 +11,7 @@ import numpy as np
 import pytest
 
 import hybridgym  # noqa: F401
-from hybridgym.sandbox.processes import uid_processes
+from hybridgym.sandbox.processes import children, cmdline, uid_processes
 from hybridgym.vector import RayVectorEnv, decode_image, encode_image, owned_pids
 
 ray = pytest.importorskip("ray")
@@ -136,6 +136,21 @@ def test_a_killed_actor_is_replaced_and_its_step_is_truncated(venv):
     assert info["_seed"][1]
     _, _, term, trunc, info = venv.step([NOOP, NOOP])
     assert info["step"][1] == 1 and not trunc[1]
+
+
+def test_a_dead_chromium_is_replaced_inside_its_actor(venv):
+    venv.reset(seed=8)
+    venv.step([NOOP, NOOP])
+    actor, old = venv.where()[0]["pid"], venv.sandbox_pids()[0]
+    os.kill(old["browser"], signal.SIGKILL)
+    _, _, _, trunc, info = venv.step([NOOP, NOOP])
+    assert trunc[0] and info["replaced"][0] and "browser died" in info["error"][0]
+    assert not trunc[1] and info["step"][1] == 2
+    assert venv.where()[0]["pid"] == actor                        # the same actor: only the sandbox was new
+    _, _, _, trunc, info = venv.step([NOOP, NOOP])                # NEXT_STEP: the new sandbox resets
+    assert info["_seed"][0] and not trunc.any()
+    _, _, _, trunc, info = venv.step([NOOP, NOOP])
+    assert list(info["step"]) == [1, 4] and venv.sandbox_pids()[0]["browser"] not in old["browser_processes"]
 
 
 def test_a_hung_actor_times_out_and_is_replaced(local_ray):
@@ -269,3 +284,155 @@ def test_the_async_rollout_example_runs():
     assert r.returncode == 0, r.stderr[-2000:]
     assert "12 transitions" in r.stdout or "13 transitions" in r.stdout, r.stdout
     assert "errors: 0" in r.stdout
+
+
+# -- several sandboxes per actor (envs_per_actor) ----------------------------------------
+@pytest.fixture(scope="module")
+def group_venv(local_ray):
+    """4 sub-envs, 2 per actor: actor A holds 0 and 1, actor B holds 2 and 3."""
+    v = gym.make_vec(GAME, num_envs=4, vectorization_mode="vector_entry_point", envs_per_actor=2,
+                     max_steps=50, call_timeout_s=60)
+    yield v
+    tokens = set(v.tokens)
+    v.close()
+    assert all(owned_pids(t) == [] for t in tokens)               # close() leaves nothing running
+
+
+def _until_gone(pids, seconds=15.0):
+    deadline = time.monotonic() + seconds
+    while _pids_alive(pids) and time.monotonic() < deadline:
+        time.sleep(0.2)
+    return _pids_alive(pids)
+
+
+def test_envs_per_actor_serves_several_sandboxes_from_one_actor(group_venv):
+    v = group_venv
+    assert isinstance(v, RayVectorEnv) and v.envs_per_actor == 2 and v.members == [[0, 1], [2, 3]]
+    obs, info = v.reset(seed=0)
+    assert obs["screenshot"].shape == (4, 600, 800, 3) and v.observation_space.contains(obs)
+    assert list(info["seed"]) == [0, 1, 2, 3]
+    pids = [w["pid"] for w in v.where()]
+    assert pids[0] == pids[1] and pids[2] == pids[3] and pids[0] != pids[2] and os.getpid() not in pids
+    sandboxes = v.sandbox_pids()                                  # but each sandbox has its own Xvfb and Chromium
+    assert len({s["display"] for s in sandboxes}) == 4 and len({s["browser"] for s in sandboxes}) == 4
+    assert all(s["browser"] in s["browser_processes"] for s in sandboxes)
+    uids = [w["jail_uid"] for w in v.where()]
+    assert uids == [None] * 4 or len(set(uids)) == 4               # and its own jail
+    for actor in (pids[0], pids[2]):                               # one Playwright driver per actor
+        assert len([p for p in children(actor) if "/playwright/driver/" in cmdline(p)]) == 1
+    _, rewards, term, trunc, info = v.step([NOOP] * 4)
+    assert rewards.shape == (4,) and trunc.shape == (4,) and list(info["step"]) == [1, 1, 1, 1]
+    v.send({0: NOOP, 1: NOOP, 3: NOOP})                           # two of them queue on actor A
+    got = []
+    for _ in range(10):
+        got += v.recv(min_num=3 - len(got), timeout=30)
+        if len(got) == 3:
+            break
+    assert {t.index: t.info["step"] for t in got} == {0: 2, 1: 2, 3: 2}
+    _, _, _, _, info = v.step([NOOP] * 4)
+    assert list(info["step"]) == [3, 3, 2, 3]
+
+
+def test_a_dead_chromium_truncates_only_its_sandbox_not_its_siblings(group_venv):
+    v = group_venv
+    v.reset(seed=1)
+    v.step([NOOP] * 4)
+    v.step([NOOP] * 4)
+    actor = v.where()[1]["pid"]
+    old = v.sandbox_pids()[1]
+    os.kill(old["browser"], signal.SIGKILL)                        # sub-env 1's Chromium; 0 is on the same actor
+    before = (v.replacements, v.sandbox_replacements)
+    _, _, term, trunc, info = v.step([NOOP] * 4)
+    assert trunc[1] and not term[1] and info["replaced"][1] and "browser died" in info["error"][1]
+    assert not trunc[[0, 2, 3]].any() and list(info["step"][[0, 2, 3]]) == [3, 3, 3]
+    assert not info["_error"][[0, 2, 3]].any()
+    assert (v.replacements, v.sandbox_replacements) == (before[0], before[1] + 1)
+    assert v.where()[1]["pid"] == actor                            # replaced inside the same actor
+    assert _until_gone(old["browser_processes"] + [old["display"]]) == []   # the dead sandbox was closed
+    _, _, _, trunc, info = v.step([NOOP] * 4)                      # NEXT_STEP: sub-env 1's new sandbox resets
+    assert info["_seed"][1] and not trunc.any() and list(info["step"][[0, 2, 3]]) == [4, 4, 4]
+    _, _, _, trunc, info = v.step([NOOP] * 4)
+    assert list(info["step"]) == [5, 1, 5, 5] and not trunc.any()
+    assert v.sandbox_pids()[1]["browser"] not in old["browser_processes"]
+
+
+def test_a_dead_actor_truncates_and_replaces_all_its_sub_envs_only(group_venv):
+    v = group_venv
+    v.reset(seed=2)
+    v.step([NOOP] * 4)
+    where, token = v.where(), v.tokens[2]
+    victim = where[2]["pid"]
+    os.kill(victim, signal.SIGKILL)                                # actor B: sub-envs 2 and 3
+    before = v.replacements
+    _, _, term, trunc, info = v.step([NOOP] * 4)
+    assert trunc[2] and trunc[3] and info["replaced"][2] and info["replaced"][3]
+    assert "died" in info["error"][2] and "died" in info["error"][3]
+    assert not trunc[0] and not trunc[1] and list(info["step"][:2]) == [2, 2]
+    assert v.replacements == before + 1
+    now = v.where()
+    assert now[2]["pid"] == now[3]["pid"] != victim and now[0]["pid"] == where[0]["pid"]
+    assert owned_pids(token) == []                                 # both its sandboxes were stopped
+    _, _, _, trunc, info = v.step([NOOP] * 4)                      # the new actor's sub-envs reset
+    assert info["_seed"][2] and info["_seed"][3] and list(info["step"][:2]) == [3, 3] and not trunc.any()
+    # with send/recv, a sibling that was idle when its actor died hears of it at its next step
+    os.kill(now[2]["pid"], signal.SIGKILL)
+    v.send({2: NOOP})
+    [t] = v.recv(min_num=1, timeout=60)
+    assert t.index == 2 and t.truncated and t.info["replaced"] and "died" in t.info["error"]
+    v.send({3: NOOP})
+    [t] = v.recv(min_num=1, timeout=60)
+    assert t.index == 3 and t.truncated and t.info["replaced"] and "shared with sub-env 2" in t.info["error"]
+    _, _, _, trunc, info = v.step([NOOP] * 4)                      # both reset on the new actor, 0 and 1 go on
+    assert info["_seed"][2] and info["_seed"][3] and list(info["step"][:2]) == [4, 4] and not trunc.any()
+
+
+def test_a_dead_playwright_driver_takes_its_actor_and_only_its_sub_envs(group_venv):
+    v = group_venv
+    v.reset(seed=3)
+    v.step([NOOP] * 4)
+    actor = v.where()[0]["pid"]
+    [driver] = [p for p in children(actor) if "/playwright/driver/" in cmdline(p)]
+    os.kill(driver, signal.SIGKILL)                                # every Chromium of actor A is cut off
+    _, _, _, trunc, info = v.step([NOOP] * 4)
+    assert trunc[0] and trunc[1] and info["replaced"][0] and info["replaced"][1] and "died" in info["error"][1]
+    assert not trunc[2] and not trunc[3] and list(info["step"][2:]) == [2, 2]
+    assert v.where()[0]["pid"] == v.where()[1]["pid"] != actor
+    _, _, _, trunc, info = v.step([NOOP] * 4)
+    assert info["_seed"][0] and info["_seed"][1] and not trunc.any()
+
+
+def test_envs_per_actor_need_not_divide_num_envs(local_ray):
+    v = RayVectorEnv(GAME, 3, envs_per_actor=2)
+    try:
+        assert v.members == [[0, 1], [2]]
+        pids = [w["pid"] for w in v.where()]
+        assert pids[0] == pids[1] != pids[2]
+        tokens = set(v.tokens)
+        with pytest.raises(Exception, match="before calling env.reset"):   # the caller's error, not a fault
+            v.step([NOOP] * 3)
+        assert v.replacements == v.sandbox_replacements == 0
+    finally:
+        v.close()
+    assert len(tokens) == 2 and all(owned_pids(t) == [] for t in tokens)
+    with pytest.raises(ValueError, match="envs_per_actor"):
+        RayVectorEnv(GAME, 2, envs_per_actor=0)
+    with pytest.raises(ValueError, match="envs_per_actor"):
+        RayVectorEnv(GAME, 2, envs_per_actor=1.5)
+
+
+def test_a_hung_group_actor_times_out_and_takes_its_sub_envs_with_it(local_ray):
+    v = RayVectorEnv(GAME, 3, envs_per_actor=2, env_kwargs={"max_steps": 50}, call_timeout_s=15)
+    try:
+        v.reset(seed=0)
+        pid = v.where()[0]["pid"]
+        os.kill(pid, signal.SIGSTOP)                              # actor of 0 and 1: alive, never answers
+        _, _, _, trunc, info = v.step([NOOP] * 3)
+        assert trunc[0] and trunc[1] and not trunc[2] and info["step"][2] == 1
+        assert "time-out" in info["error"][0] and "time-out" in info["error"][1]
+        assert v.where()[0]["pid"] == v.where()[1]["pid"] != pid and not _pids_alive([pid])
+        _, _, _, trunc, info = v.step([NOOP] * 3)
+        assert info["_seed"][0] and info["_seed"][1] and info["step"][2] == 2 and not trunc.any()
+    finally:
+        tokens = set(v.tokens)
+        v.close()
+    assert all(owned_pids(t) == [] for t in tokens)

@@ -11,6 +11,7 @@ from __future__ import annotations
 import base64
 import contextlib
 import io
+import json
 import os
 import threading
 import time
@@ -50,28 +51,30 @@ _REAL_FRAME_SCRIPT = """
   // input barrier: the env presses Pause after a step's input and waits until the page saw it,
   // so all earlier input has been dispatched (Pause never reaches the page's own handlers)
   let sentinel = 0; const waiters = [];
+  // this document's name: the env counts the sentinels it sent to it (a new document counts from 0)
+  const doc = Math.random().toString(36).slice(2) + '-' + Date.now().toString(36);
   const onKey = e => {
     if (e.key !== 'Pause') return;
     e.stopImmediatePropagation(); e.preventDefault();
-    if (e.type === 'keyup') { sentinel++; while (waiters.length && waiters[0][0] <= sentinel) waiters.shift()[1](); }
+    if (e.type === 'keyup') { sentinel++; for (const w of waiters.splice(0)) w(); }
   };
   window.addEventListener('keydown', onKey, true);
   window.addEventListener('keyup', onKey, true);
-  // the barrier of a step (`ChromiumBrowser.input_barrier`): the sentinels seen so far, then a wait
-  // for one more and the frame after it
-  Object.defineProperty(window, '__hybridgymSentinels', { value: () => sentinel, enumerable: false });
-  Object.defineProperty(window, '__hybridgymInputAfter', { enumerable: false,
-    value: (c, frames) => new Promise(r => {
-      const drawn = () => raf(() => realTimeout(() => r(true), 0));
+  // the barrier (`ChromiumBrowser.barrier`): resolves [seen, doc, sentinels seen] once the page has seen
+  // sentinel n as the env counts them in document d (null: the env has not asked this document yet; a document
+  // that is not d counts from its own start, so any sentinel is the awaited one), told by the key event itself,
+  // or after `frames` frames without it; with `draw`, once the frame after the sentinel is drawn
+  Object.defineProperty(window, '__hybridgymBarrier', { enumerable: false,
+    value: (d, n, frames, draw) => new Promise(r => {
+      const target = (d === null || d === doc) ? n : 1;
+      let done = false, hit = false;
+      const finish = seen => { if (!done) { done = true; r([seen, doc, sentinel]); } };
+      const seen = () => { hit = true; if (draw) raf(() => realTimeout(() => finish(true), 0)); else finish(true); };
+      const check = () => { if (done || hit) return; if (sentinel >= target) seen(); else waiters.push(check); };
+      check();
       let left = frames;
-      const tick = () => { if (sentinel > c) return drawn(); if (--left <= 0) return r(false); raf(tick); };
-      if (sentinel > c) drawn(); else raf(tick);
-    }) });
-  Object.defineProperty(window, '__hybridgymInputSeen', { enumerable: false,
-    value: (n, frames) => sentinel >= n ? true : new Promise(r => {
-      waiters.push([n, () => r(true)]);
-      let left = frames; const tick = () => { if (sentinel >= n) return; if (--left <= 0) r(false); else raf(tick); };
-      raf(tick);
+      const tick = () => { if (done || hit) return; if (--left <= 0) finish(false); else raf(tick); };
+      if (!hit) raf(tick);
     }) });
   // work in flight, so the env can wait for its result before it takes the screenshot:
   // requests of fetch() and XMLHttpRequest, and a page being left (a link, a form, location=...)
@@ -122,6 +125,12 @@ def _opaque_png(data_url: str, size: tuple[int, int]) -> np.ndarray | None:
                 return None
             im = im.convert("RGB")
         return np.array(im)   # writable (np.asarray of a PIL image is read-only)
+
+
+def extra_flags_from_env() -> list[str]:
+    """Chromium flags added to every launch from HYBRIDGYM_CHROMIUM_FLAGS (space-separated), for
+    measuring a flag's effect (benchmarks/bench_density.py) without changing the code."""
+    return os.environ.get("HYBRIDGYM_CHROMIUM_FLAGS", "").split()
 
 
 _local = threading.local()
@@ -214,7 +223,8 @@ class ChromiumBrowser:
         self._download_cdp = None
         self._origin: tuple[float, float] | None = None
         self._clock_installed = False
-        self._sentinels = 0
+        self._sentinels = 0     # the sentinels sent to the page's document `_doc` (see `barrier`)
+        self._doc: str | None = None
         self._scripts: list[str] = []
 
     def start(self) -> "ChromiumBrowser":
@@ -232,7 +242,7 @@ class ChromiumBrowser:
             flags += ["--touch-events=enabled"]
         try:
             self.browser = self._pw.chromium.launch(executable_path=self.executable, headless=False,
-                                                    env=self._env, args=flags + self._extra)
+                                                    env=self._env, args=flags + self._extra + extra_flags_from_env())
         except Exception:
             _release_playwright()
             self._pw = None
@@ -337,7 +347,7 @@ class ChromiumBrowser:
         # back and forward lead nowhere: the episode starts with a history of its own page
         self.cdp().send("Page.resetNavigationHistory")
         self._origin = None
-        self._sentinels = 0
+        self._sentinels, self._doc = 0, None   # a new document: it has seen no sentinel
         return self.page
 
     def _make_downloads(self) -> None:
@@ -422,6 +432,25 @@ class ChromiumBrowser:
             except PlaywrightError:
                 pass
 
+    # one round trip: the barrier, then the caller's expression; a page without the init script
+    # (an error page) has no barrier: [None, None, -1, value]
+    _BARRIER_JS = ("([d, n, f, w]) => (window.__hybridgymBarrier ? window.__hybridgymBarrier(d, n, f, w)"
+                   " : Promise.resolve([null, null, -1])).then(b => Promise.resolve(%s).then(v => [...b, v]))")
+
+    def barrier(self, n: int, max_frames: int, draw: bool = False, then: str = "null") -> tuple[bool | None, object]:
+        """Wait until the page has seen sentinel `n` (`send_sentinel`) or `max_frames` real frames passed,
+        with `draw` also for the frame after it; returns (seen, the value of the JavaScript expression
+        `then`, evaluated in the same round trip). seen is None on a page without the barrier.
+
+        One round trip: the page tells the sentinel by its key event (not at its next frame), and the env
+        counts the sentinels it sent to the page's document, so it need not ask the count first. The
+        document's name comes back with every answer: a new document (a navigation) counts from its own
+        start, and the env takes over the page's count, whatever it is."""
+        seen, doc, count, value = self.evaluate_cdp(self._BARRIER_JS % then, [self._doc, n, max_frames, draw])
+        if doc is not None:
+            self._doc, self._sentinels = doc, max(int(count), 0)
+        return seen, value
+
     def flush_input(self, xinput, max_frames: int = 120, then: str | None = None):
         """Return once the page has received every X input event sent before this call.
 
@@ -435,14 +464,13 @@ class ChromiumBrowser:
         trip once the page saw the input, or after `max_frames` without an error; its value
         is returned (the phone asks whether its apps are idle).
         """
-        args = [self.send_sentinel(xinput), max_frames]
+        n = self.send_sentinel(xinput)
         if then is not None:
-            return self.page.evaluate(f"([n, f]) => Promise.resolve(window.__hybridgymInputSeen(n, f)).then(() => {then})",
-                                      args)
-        if not self.page.evaluate("([n, f]) => window.__hybridgymInputSeen(n, f)", args):
+            return self.barrier(n, max_frames, then=then)[1]
+        if self.barrier(n, max_frames)[0] is False:
             # late rather than lost, on a loaded machine (X delivers to Chromium asynchronously): one more
             # wait of twice as long before calling it lost
-            if not self.page.evaluate("([n, f]) => window.__hybridgymInputSeen(n, f)", [args[0], 2 * max_frames]):
+            if self.barrier(n, 2 * max_frames)[0] is False:
                 raise RuntimeError("the page did not receive the step's input (does it have keyboard focus?)")
         return None
 
@@ -452,17 +480,24 @@ class ChromiumBrowser:
         same round trip).
 
         X input reaches Chromium asynchronously and a long text arrives over several frames, so a screen
-        that looks settled can still be missing the last characters. The barrier reads how many sentinels
-        the page has seen, presses the sentinel (Pause, after everything else in X's queue) and waits for
-        the page to see it, then for its next frame. Input the page does not get (the keyboard focus in the
+        that looks settled can still be missing the last characters. The barrier presses the sentinel
+        (Pause, after everything else in X's queue) and waits for the page to see it, then for its next
+        frame (`barrier`: one round trip). Input the page does not get (the keyboard focus in the
         browser's address bar, a page being replaced) ends the wait after `max_frames` frames."""
-        count = self.page.evaluate("window.__hybridgymSentinels ? window.__hybridgymSentinels() : -1")
-        if count < 0:
-            return False, self.page.evaluate(f"() => {then}")
-        self.send_sentinel(xinput)
-        return tuple(self.page.evaluate(
-            f"([c, f]) => window.__hybridgymInputAfter(c, f).then(seen => Promise.resolve({then}).then(v => [seen, v]))",
-            [count, max_frames]))
+        seen, value = self.barrier(self.send_sentinel(xinput), max_frames, draw=True, then=then)
+        return bool(seen), value
+
+    def evaluate_cdp(self, function: str, arg=None):
+        """`page.evaluate(function, arg)` in one CDP call (Runtime.evaluate on the page's session): a
+        quarter less time than Playwright's evaluate, whose driver does more per call; for the calls of
+        every step. `arg` must be JSON; the value comes back as JSON. A script error raises
+        PlaywrightError, as from `page.evaluate`."""
+        out = self.cdp().send("Runtime.evaluate", {"expression": f"({function})({json.dumps(arg)})",
+                                                   "awaitPromise": True, "returnByValue": True})
+        if "exceptionDetails" in out:
+            d = out["exceptionDetails"]
+            raise PlaywrightError(str((d.get("exception") or {}).get("description") or d.get("text") or d))
+        return out["result"].get("value")
 
     def send_sentinel(self, xinput) -> int:
         """Press Pause through X, the input barrier's sentinel (`flush_input` in two halves:
@@ -473,8 +508,7 @@ class ChromiumBrowser:
 
     def sentinel_seen(self, n: int, max_frames: int = 120) -> bool:
         """Whether the page saw sentinel `n` (waiting up to `max_frames` real frames)."""
-        return bool(self.page.evaluate("([n, f]) => window.__hybridgymInputSeen ? window.__hybridgymInputSeen(n, f) : true",
-                                       [n, max_frames]))
+        return self.barrier(n, max_frames)[0] is not False
 
     # Flushes a game's deferred drawing (hgKit.paint) and reads its canvas. A PNG of the
     # canvas is returned only when it is the whole picture: one canvas, at the window's corner
