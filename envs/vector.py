@@ -47,7 +47,7 @@ from gymnasium.vector import VectorEnv
 from gymnasium.vector.utils import batch_space, concatenate, create_empty_array
 from gymnasium.vector.vector_env import AutoresetMode
 
-from .sandbox.processes import children, cmdline, descendants, is_gone, kill_pid, marked
+from .sandbox.processes import children, cmdline, descendants, has_mark, is_gone, kill_pid, marked
 
 TRANSPORTS = ("raw", "png", "jpeg", "auto")
 
@@ -183,16 +183,11 @@ class EnvGroupWorker:
             entry: dict[str, Any] = {"display": None, "browser": None, "browser_processes": []}
             if display is not None:
                 entry["display"] = display.pid
-                marker = f"DISPLAY={display.name}".encode()
                 for p in sorted(mine):
                     argv0 = cmdline(p).split(" ", 1)[0]
                     if "chrom" not in os.path.basename(argv0) or "crashpad" in argv0:
                         continue
-                    try:
-                        with open(f"/proc/{p}/environ", "rb") as f:
-                            if marker not in f.read().split(b"\0"):
-                                continue
-                    except OSError:
+                    if not has_mark(p, "DISPLAY", display.name):
                         continue
                     entry["browser_processes"].append(p)
                     if entry["browser"] is None and "--type=" not in cmdline(p):

@@ -124,21 +124,19 @@ def descendants(pid: int | None = None) -> set[int]:
     return descendants_in(table(), pid or os.getpid())
 
 
+def has_mark(pid: int, var: str, value: str) -> bool:
+    """Whether a process's environment has `var=value` (False once it is gone or unreadable)."""
+    try:
+        with open(f"/proc/{pid}/environ", "rb") as f:
+            return f"{var}={value}".encode() in f.read().split(b"\0")
+    except OSError:
+        return False
+
+
 def marked(var: str, value: str) -> list[int]:
     """Live processes (other than this one) whose environment has `var=value`: what a sandbox
     started carries its mark, also after it left the process tree (a daemon, a re-parented child)."""
-    marker = f"{var}={value}".encode()
-    found = []
-    for p in pids():
-        if p == os.getpid() or is_gone(p):
-            continue
-        try:
-            with open(f"/proc/{p}/environ", "rb") as f:
-                if marker in f.read().split(b"\0"):
-                    found.append(p)
-        except OSError:
-            continue
-    return found
+    return [p for p in pids() if p != os.getpid() and not is_gone(p) and has_mark(p, var, value)]
 
 
 def cmdline(pid: int) -> str:
