@@ -85,19 +85,38 @@ def _sent_input(actions) -> bool:
     return any(a.channel == "gui" for a in actions)
 
 
+#: after the pointer moved onto a link, off one, or from one to another, when the browser's status bubble (the
+#: link's address at the window's foot) has its final look: Chromium shows it 80 ms after the pointer came onto
+#: a link and fades it in for 120 ms, changes its text at once, and hides it 250 ms after the pointer left, fading
+#: it out for 200 ms (measured on the admin app: the last change 215-220, 13 and 460-465 ms after the move)
+LINK_SHOWN_S, LINK_SWITCHED_S, LINK_HIDDEN_S = 0.25, 0.04, 0.5
+#: how long after the page handed a frame to the compositor it can still be on its way to the screen
+PAGE_TO_SCREEN_S = 0.012
+#: how long a <select>'s list must not change before it counts as open (it is drawn over a few frames)
+SELECT_QUIET_S = 0.04
+
+
 class ScreenSettle(Observer):
     """The screen settles: after the input, the first change and then quiet (X DAMAGE events);
-    a page that started a request or a load is waited for (`ChromiumBrowser.busy`) and its
-    next real frames, so the observation shows the result, not the moment before.
+    a page that started a request or a load is waited for until it ran on the answer
+    (`ChromiumBrowser.work`) and drew its next real frames, so the observation shows the
+    result, not the moment before; a step that moved the pointer onto or off a link waits for
+    the browser's status bubble (`LINK_SHOWN_S`).
 
     After a reset, the page (if any) must first have drawn two real frames, and the screen
     must then be quiet for longer than between steps.
     """
 
+    _work: tuple = (None, 0)          # (document, pieces of work finished) at the last observation
+    _link: tuple = (None, 0, "")      # (document, link changes, link under the pointer) at the last observation
+    _selects: int = 0                 # presses on a <select> at the last observation
+
     def first(self, sb, task) -> StepReport:
         if sb.browser is not None:
             sb.browser.wait_real_frame()
         frame, raw, _ = sb.capture.settle(quiet=0.05, max_wait=1.5)
+        if sb.browser is not None and sb.browser.page is not None:
+            frame, raw = self._after_page(sb, frame, raw, first=True)
         return StepReport(self._keep(frame, raw))
 
     def step(self, sb, task, actions) -> StepReport:
@@ -105,14 +124,51 @@ class ScreenSettle(Observer):
         if browser is not None and sb.desktop is None and browser.page is not None and _sent_input(actions):
             try:   # every key and click has reached the page and been drawn (a long text arrives over frames)
                 browser.input_barrier(sb.input)
-            except Exception:   # a navigation replaced the page: `busy` below waits for the new one
+            except Exception:   # a navigation replaced the page: `work` below waits for the new one
                 pass
         frame, raw, _ = capture.settle(before=self.raw, max_wait=0.5)
-        if browser is not None and browser.busy():
-            browser.wait_idle(timeout=self.max_wait_s)
-            browser.wait_real_frame()
-            frame, raw, _ = capture.settle(quiet=0.02, max_wait=1.0)
+        if browser is not None and browser.page is not None:
+            frame, raw = self._after_page(sb, frame, raw)
         return StepReport(self._keep(frame, raw))
+
+    def _after_page(self, sb, frame, raw, first: bool = False):
+        """The picture once the page's work since the last observation is drawn and the status bubble
+        has its final look (`frame`, `raw` when there was nothing to wait for). `first`: the episode's
+        first picture, taken once the page drew two frames and the screen was quiet."""
+        capture, browser = sb.capture, sb.browser
+        work = browser.work()
+        if work is None or work.busy or work.undrawn or (not first and (work.doc, work.finished) != self._work):
+            page = None if work is None else work.page
+            browser.wait_idle(timeout=self.max_wait_s, page=page)
+            try:
+                browser.wait_real_frame(page=page)
+            except Exception:   # the page went on being replaced: the screen below is what there is
+                pass
+            frame, raw, _ = capture.settle(quiet=0.02, max_wait=1.0)
+            work = browser.work()
+        if work is None:
+            return frame, raw
+        if work.drawn_s < PAGE_TO_SCREEN_S:   # the page's last change was drawn just now: it may not be on the screen yet
+            frame, raw, _ = capture.settle(before=raw, change_timeout=PAGE_TO_SCREEN_S - work.drawn_s, max_wait=0.3)
+        if work.selects != self._selects:     # a <select>'s list (a window of its own) may be opening
+            frame, raw, _ = capture.settle(quiet=SELECT_QUIET_S, max_wait=0.5)
+        self._work, self._selects = (work.doc, work.finished), work.selects
+        doc, changes, link = work.doc, work.link_changes, work.link
+        (last_doc, last_changes, last_link), self._link = self._link, (doc, changes, link)
+        if (doc, changes) == (last_doc, last_changes):
+            return frame, raw
+        if link and last_link:
+            need = LINK_SWITCHED_S
+        elif link:
+            need = LINK_SHOWN_S
+        elif last_link or doc == last_doc:   # gone, or the pointer passed over a link during the step
+            need = LINK_HIDDEN_S
+        else:
+            return frame, raw
+        if need - work.link_s > 0:
+            time.sleep(need - work.link_s)
+            frame, raw, _ = capture.settle(quiet=0.02, max_wait=0.3)
+        return frame, raw
 
 
 #: after a step's input, how long nothing may be drawn before a MiniWoB page's screen counts as settled. Chromium
@@ -212,7 +268,7 @@ class CanvasClock(Observer):
     A page that drew nothing keeps the last picture. A page whose canvas is not the whole
     screen is read from the screen: two real frames, then (Chromium may show the picture late
     under load) up to 50 ms for the screen to differ, then for quiet. The clock never moves
-    before the page has the step's input (`ChromiumBrowser.flush_input`). `wait(seconds)`
+    before the page has the step's input (`ChromiumBrowser.canvas_frame(after_input=)`, one round trip). `wait(seconds)`
     advances the game clock by that much (at most 60 s) instead of sleeping.
     """
 
@@ -237,14 +293,14 @@ class CanvasClock(Observer):
         return self._read(sb, task, first=True, advance_ms=0)
 
     def step(self, sb, task, actions) -> StepReport:
-        if any(a.channel == "gui" for a in actions):
-            sb.browser.flush_input(sb.input)
-        return self._read(sb, task, first=False, advance_ms=self.step_ms or task.step_ms)
+        sent = any(a.channel == "gui" for a in actions)   # the clock moves once the page has the input
+        return self._read(sb, task, first=False, advance_ms=self.step_ms or task.step_ms,
+                          after_input=sb.input if sent else None)
 
-    def _read(self, sb, task, first: bool, advance_ms: int) -> StepReport:
+    def _read(self, sb, task, first: bool, advance_ms: int, after_input=None) -> StepReport:
         browser = sb.browser
         frame, draws, probed = browser.canvas_frame(-1 if first else self.draws, task.probe or "null",
-                                                    advance_ms=advance_ms)
+                                                    advance_ms=advance_ms, after_input=after_input)
         if frame is not None:
             self._keep(frame, None)
         elif not first and draws == self.draws:

@@ -8,20 +8,19 @@ context (cookies, storage, tabs) and page, it does not relaunch Chromium.
 
 from __future__ import annotations
 
-import base64
 import contextlib
-import io
 import json
 import os
 import threading
 import time
+from dataclasses import dataclass
 from urllib.parse import urlsplit
 
 import numpy as np
-from PIL import Image
 from playwright.sync_api import Error as PlaywrightError
 from playwright.sync_api import sync_playwright
 
+from . import canvas
 from .processes import require
 
 CHROMIUM = os.environ.get("HYBRIDGYM_CHROMIUM", "/usr/bin/chromium")
@@ -77,18 +76,24 @@ _REAL_FRAME_SCRIPT = """
       if (!hit) raf(tick);
     }) });
   // work in flight, so the env can wait for its result before it takes the screenshot:
-  // requests of fetch() and XMLHttpRequest, and a page being left (a link, a form, location=...)
+  // requests of fetch() and XMLHttpRequest until the page has run on their answer (a fetch's body
+  // read too: the page draws after `await r.json()`), and a page being left (a link, a form, location=...).
+  // A piece of work counts as open until a task after it ended (the page's code that ran on it has run);
+  // `finished` counts the pieces that ended in this document.
   const realTimeout = window.setTimeout.bind(window);
-  let pending = 0, leaving = false;
-  const done = () => { pending = Math.max(0, pending - 1); };
+  const realNow = performance.now.bind(performance); window.__hgRealNow = realNow;
+  let pending = 0, finished = 0, leaving = false;
+  const done = () => { realTimeout(() => { pending = Math.max(0, pending - 1); finished++; }, 0); };
+  const track = p => { pending++; p.then(done, done); return p; };
   if (window.fetch) {
     const origFetch = window.fetch;
-    window.fetch = function (...args) {
-      pending++;
-      const p = origFetch.apply(this, args);
-      p.then(done, done);
-      return p;
-    };
+    window.fetch = function (...args) { return track(origFetch.apply(this, args)); };
+  }
+  if (window.Response) {
+    for (const name of ['json', 'text', 'arrayBuffer', 'blob', 'formData']) {
+      const orig = Response.prototype[name];
+      if (typeof orig === 'function') Response.prototype[name] = function (...args) { return track(orig.apply(this, args)); };
+    }
   }
   if (window.XMLHttpRequest) {
     const origSend = XMLHttpRequest.prototype.send;
@@ -100,8 +105,38 @@ _REAL_FRAME_SCRIPT = """
   }
   // a navigation that turns into a download leaves the page in place: forget it after 3 s
   window.addEventListener('beforeunload', () => { leaving = true; realTimeout(() => { leaving = false; }, 3000); });
-  Object.defineProperty(window, '__hybridgymBusy', { enumerable: false,
-    value: () => pending > 0 || leaving || document.readyState !== 'complete' });
+  const busy = () => pending > 0 || leaving || document.readyState !== 'complete';
+  Object.defineProperty(window, '__hybridgymBusy', { enumerable: false, value: busy });
+  // the link under the pointer: the browser shows its address in a status bubble at the window's foot, which
+  // fades in and out over a few hundred ms after the pointer moved onto or off a link
+  let link = '', linkAt = 0, linkChanges = 0;
+  const linkOf = t => { const a = t && t.closest ? t.closest('a[href], area[href]') : null; return a ? String(a.href) : ''; };
+  const hover = h => { if (h !== link) { link = h; linkAt = realNow(); linkChanges++; } };
+  window.addEventListener('mouseover', e => hover(linkOf(e.target)), true);
+  window.addEventListener('mouseout', e => { if (!e.relatedTarget) hover(''); }, true);
+  // a press on a <select> opens its list in a window of its own, drawn a few frames after the page's
+  let selects = 0;
+  const onSelect = e => { if (e.target && e.target.closest && e.target.closest('select')) selects++; };
+  window.addEventListener('mousedown', onSelect, true);
+  window.addEventListener('keydown', onSelect, true);
+  // the DOM changed and the page has not drawn it yet: a change counts as drawn once the second frame after it
+  // starts (the first has then been handed to the compositor); watched from the env's first question on
+  let dirty = 0, drawnUpTo = 0, drawnAt = 0, watching = false;
+  const watch = () => {
+    if (watching || !window.MutationObserver) return;
+    watching = true;
+    new MutationObserver(() => {
+      const n = ++dirty;
+      raf(() => raf(() => { if (n > drawnUpTo) { drawnUpTo = n; drawnAt = realNow(); } }));
+    }).observe(document, { subtree: true, childList: true, attributes: true, characterData: true });
+  };
+  // [busy, pieces of work finished, document, link under the pointer, ms since it changed, its changes,
+  //  whether the page is shown (its tab is the front one), presses on a <select>, DOM changes not drawn yet,
+  //  ms since the last change was drawn]
+  Object.defineProperty(window, '__hybridgymWork', { enumerable: false,
+    value: () => { watch(); const now = realNow();
+      return [busy(), finished, doc, link, now - linkAt, linkChanges, document.visibilityState !== 'hidden',
+              selects, dirty > drawnUpTo, now - drawnAt]; } });
   let draws = 0;
   Object.defineProperty(window, '__hybridgymDraws', { get: () => draws, enumerable: false });
   const proto = window.CanvasRenderingContext2D && CanvasRenderingContext2D.prototype;
@@ -114,18 +149,6 @@ _REAL_FRAME_SCRIPT = """
   }
 })();
 """
-
-def _opaque_png(data_url: str, size: tuple[int, int]) -> np.ndarray | None:
-    """RGB pixels of a PNG data URL when it is `size` (width, height) and fully opaque, else None."""
-    with Image.open(io.BytesIO(base64.b64decode(data_url.split(",", 1)[1]))) as im:
-        if im.size != tuple(size) or im.mode not in ("RGB", "RGBA"):
-            return None
-        if im.mode == "RGBA":
-            if im.getchannel("A").getextrema()[0] < 255:
-                return None
-            im = im.convert("RGB")
-        return np.array(im)   # writable (np.asarray of a PIL image is read-only)
-
 
 def extra_flags_from_env() -> list[str]:
     """Chromium flags added to every launch from HYBRIDGYM_CHROMIUM_FLAGS (space-separated), for
@@ -185,6 +208,34 @@ def shared_playwright():
         _release_playwright()
 
 
+@dataclass(frozen=True)
+class PageWork:
+    """What a page is doing (`ChromiumBrowser.work`): `busy` (requests or a load in flight), `finished`
+    (requests done in this document), `doc` (the document's name), `link` (the address of the link under
+    the pointer, or ""), `link_s` (seconds since that changed), `link_changes`, `shown` (its tab is in
+    front), `selects` (presses on a <select>), `undrawn` (DOM changes not drawn yet), `drawn_s` (seconds
+    since the last one was drawn); `page` is the Playwright page asked."""
+    page: object
+    busy: bool
+    finished: int
+    doc: str
+    link: str
+    link_ms: float
+    link_changes: int
+    shown: bool
+    selects: int
+    undrawn: bool
+    drawn_ms: float
+
+    @property
+    def link_s(self) -> float:
+        return self.link_ms / 1000
+
+    @property
+    def drawn_s(self) -> float:
+        return self.drawn_ms / 1000
+
+
 class ChromiumBrowser:
     """Chromium drawing on `display_env["DISPLAY"]`.
 
@@ -226,6 +277,8 @@ class ChromiumBrowser:
         self._sentinels = 0     # the sentinels sent to the page's document `_doc` (see `barrier`)
         self._doc: str | None = None
         self._scripts: list[str] = []
+        self._picture = canvas.CanvasPicture()   # the game canvas's last picture (`canvas_frame`)
+        self._picture_page = None
 
     def start(self) -> "ChromiumBrowser":
         require(self.executable, "the browser of the browser, MiniWoB, phone and game suites")
@@ -383,18 +436,37 @@ class ChromiumBrowser:
         else:
             self.page.clock.set_system_time(now)
 
-    def busy(self) -> bool:
-        """Whether the page has work in flight whose result is not on screen yet: fetch or
-        XMLHttpRequest requests, a navigation to another page, a document still loading."""
+    def busy(self, page=None) -> bool:
+        """Whether the page (or `page`, another tab) has work in flight whose result is not on screen yet:
+        fetch or XMLHttpRequest requests, a navigation to another page, a document still loading."""
         try:
-            return bool(self.page.evaluate("window.__hybridgymBusy ? window.__hybridgymBusy() : false"))
+            return bool((page or self.page).evaluate("window.__hybridgymBusy ? window.__hybridgymBusy() : false"))
         except PlaywrightError:   # the old document is gone mid-navigation
             return True
 
-    def wait_idle(self, timeout: float = 5.0, poll: float = 0.01) -> bool:
+    _WORK_JS = "() => window.__hybridgymWork ? window.__hybridgymWork() : null"
+
+    def work(self):
+        """What the page in front (the shown tab) is doing, in one round trip: a `PageWork`, or None on a
+        page without the init script (an error page) or while the page is being replaced."""
+        try:
+            w = self.evaluate_cdp(self._WORK_JS)
+            page = self.page
+            if w and not w[6] and self.context is not None and len(self.context.pages) > 1:
+                for other in self.context.pages:   # another tab is in front: ask it (a rare case, Playwright's call)
+                    if other is not self.page:
+                        v = other.evaluate(self._WORK_JS)
+                        if v and v[6]:
+                            w, page = v, other
+                            break
+        except PlaywrightError:
+            return None
+        return PageWork(page, *w) if w else None
+
+    def wait_idle(self, timeout: float = 5.0, poll: float = 0.01, page=None) -> bool:
         """Wait until `busy()` is False (True) or `timeout` seconds pass (False)."""
         deadline = time.monotonic() + timeout
-        while self.busy():
+        while self.busy(page):
             if time.monotonic() >= deadline:
                 return False
             time.sleep(poll)
@@ -413,7 +485,7 @@ class ChromiumBrowser:
         """
         self.page.evaluate(self._RUN_FOR_JS % max(0, int(ms)))
 
-    def wait_real_frame(self, attempts: int = 3) -> None:
+    def wait_real_frame(self, attempts: int = 3, page=None) -> None:
         """Return once the page has produced two real frames (works under a fake clock).
 
         A navigation that replaces the document meanwhile (a form submitted by a key that
@@ -422,13 +494,13 @@ class ChromiumBrowser:
         """
         for attempt in range(attempts):
             try:
-                self.page.evaluate("window.__hybridgymRealFrame ? window.__hybridgymRealFrame() : 0")
+                (page or self.page).evaluate("window.__hybridgymRealFrame ? window.__hybridgymRealFrame() : 0")
                 return
             except PlaywrightError as e:
                 if "context was destroyed" not in str(e) or attempt == attempts - 1:
                     raise
             try:
-                self.page.wait_for_load_state("load", timeout=5000)
+                (page or self.page).wait_for_load_state("load", timeout=5000)
             except PlaywrightError:
                 pass
 
@@ -451,7 +523,10 @@ class ChromiumBrowser:
             self._doc, self._sentinels = doc, max(int(count), 0)
         return seen, value
 
-    def flush_input(self, xinput, max_frames: int = 120, then: str | None = None):
+    #: how many real frames `flush_input` waits for the page to see the input (about 2 s at 60 Hz)
+    FLUSH_FRAMES = 120
+
+    def flush_input(self, xinput, max_frames: int = FLUSH_FRAMES, then: str | None = None):
         """Return once the page has received every X input event sent before this call.
 
         Presses Pause through X (after everything else in X's queue) and waits for the page
@@ -510,16 +585,17 @@ class ChromiumBrowser:
         """Whether the page saw sentinel `n` (waiting up to `max_frames` real frames)."""
         return self.barrier(n, max_frames)[0] is not False
 
-    # Flushes a game's deferred drawing (hgKit.paint) and reads its canvas. A PNG of the
-    # canvas is returned only when it is the whole picture: one canvas, at the window's corner
-    # and size in device pixels, on top at the corners and the centre. `data` is the value
-    # of the caller's (constant) expression, evaluated in the same round trip.
-    _CANVAS_FRAME_JS = """async ([last, want, ms]) => {
+    # Flushes a game's deferred drawing (hgKit.paint) and reads its canvas (`canvas.READ_CANVAS_JS`:
+    # the tiles changed since the picture `base`, or the whole canvas). The picture is read only when
+    # the canvas is the whole of it: one canvas, at the window's corner and size in device pixels, on
+    # top at the corners and the centre. `data` is the value of the caller's (constant) expression,
+    # evaluated in the same round trip.
+    _CANVAS_FRAME_JS = """async ([last, want, ms, base, next]) => {
       window.__hybridgymDefer = true;
       if (ms > 0) await globalThis.__pwClock.controller.runFor(ms);
       if (window.hgKit && typeof hgKit.flush === 'function') hgKit.flush();
       const draws = window.__hybridgymDraws || 0;
-      let png = null;
+      let pic = null;
       const cs = document.getElementsByTagName('canvas');
       if (want && draws !== last && cs.length === 1) {
         const c = cs[0], r = c.getBoundingClientRect(), dpr = window.devicePixelRatio || 1;
@@ -528,27 +604,45 @@ class ChromiumBrowser:
           && c.width === Math.round(w * dpr) && c.height === Math.round(h * dpr)
           && [[0, 0], [w - 1, 0], [0, h - 1], [w - 1, h - 1], [w >> 1, h >> 1]]
                .every(([x, y]) => document.elementFromPoint(x, y) === c);
-        if (whole) png = c.toDataURL('image/png');
+        // defined once per document, so that the JIT keeps its compiled code from step to step
+        const read = window.__hybridgymReadCanvas || (window.__hybridgymReadCanvas = (READ_CANVAS));
+        if (whole) pic = read(c, base, next);
       }
-      return {draws, png, data: (%s)};
-    }"""
+      return {draws, pic, data: (%s)};
+    }""".replace("READ_CANVAS", canvas.READ_CANVAS_JS)
 
-    def canvas_frame(self, last_draws: int, data: str = "null", *,
-                     advance_ms: float = 0) -> tuple[np.ndarray | None, int, object]:
+    def canvas_frame(self, last_draws: int, data: str = "null", *, advance_ms: float = 0,
+                     after_input=None) -> tuple[np.ndarray | None, int, object]:
         """A game page's picture read from its canvas, in one round trip: (frame or None, draw count, data).
 
-        With `advance_ms`, the fake clock is first advanced by that much (as `advance_clock`).
+        With `after_input` (the sandbox's X input), the page first receives every X input event sent
+        before this call (as `flush_input`, in the same round trip: the read runs once the page saw the
+        sentinel; input late on a loaded machine is waited for again before the clock moves).
+        With `advance_ms`, the fake clock is then advanced by that much (as `advance_clock`).
         Sets the page to draw once per env step (see `hgKit.paint` in assets/games/_kit.js) and
         draws what is due. The frame is None when the page has not drawn since `last_draws`, or
         when its canvas is not the whole, opaque window at the screen's size: then read the screen.
         It is the picture Chromium then shows on the screen (tests compare the two), without
-        waiting for Chromium to show it.
+        waiting for Chromium to show it; only the tiles that changed since the last read cross
+        over (`canvas.CanvasPicture`).
         """
+        if self._picture_page is not self.page:
+            self._picture.forget()
+            self._picture_page = self.page
         # only a full-screen page ("app" mode) starts at the screen's corner
-        out = self.page.evaluate(self._CANVAS_FRAME_JS % data, [last_draws, self.mode == "app", max(0, int(advance_ms))])
+        fn = self._CANVAS_FRAME_JS % data
+        args = [last_draws, self.mode == "app", max(0, int(advance_ms)), self._picture.base(), self._picture.next_id()]
+        out = None
+        if after_input is not None:   # `b` is the barrier's answer: the read only once the page saw the input
+            seen, out = self.barrier(self.send_sentinel(after_input), self.FLUSH_FRAMES,
+                                     then=f"b[0] === false ? null : ({fn})({json.dumps(args)})")
+            if seen is False:
+                self.flush_input(after_input)
+        if out is None:
+            out = self.evaluate_cdp(fn, args)
         frame = None
-        if out["png"] is not None:
-            frame = _opaque_png(out["png"], (self.width, self.height))
+        if out["pic"] is not None:
+            frame = self._picture.apply(out["pic"], (self.width, self.height))
         return frame, int(out["draws"]), out["data"]
 
     def viewport_origin(self) -> tuple[float, float]:

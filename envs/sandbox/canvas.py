@@ -1,0 +1,133 @@
+"""A game's picture read from its canvas: what changed since the last read, not the whole picture.
+
+A game step changes a few small parts of its 800x600 canvas (the snake's head and tail, the ball
+and the paddle). The page keeps the pixels it sent last and, after the step, sends only the tiles
+(`TILE` x `TILE` pixels) that differ, as raw RGBA; Python keeps the last whole picture and pastes
+the tiles in. The first read, a read after the page was replaced, and a step that changed much of
+the picture send the whole canvas as a PNG, which is smaller on the wire than raw pixels. Either
+way the picture is the canvas's pixels exactly (tests compare it with the screen).
+"""
+
+from __future__ import annotations
+
+import base64
+import io
+
+import numpy as np
+from PIL import Image
+
+#: the side of a tile, in canvas pixels (the unit the page compares and sends)
+TILE = 32
+#: above this many bytes of changed tiles the page sends the whole canvas as a PNG instead
+MAX_RAW_BYTES = 400_000
+
+# `readCanvas(c, base, next)`: the canvas's pixels as {id, png} (the whole picture) or {id, tiles,
+# raw} (the tiles that differ from the picture the page sent as `base`; `tiles` lists their
+# [x, y] tile numbers, `raw` their RGBA rows, base64). The page keeps the pixels it sends as `next`.
+# A canvas with no 2D context (WebGL) is sent whole.
+READ_CANVAS_JS = """(c, base, next) => {
+  const T = %(tile)d, W = c.width, H = c.height;
+  const ctx = c.getContext('2d');
+  if (!ctx) { window.__hybridgymCanvas = null; return {id: next, png: c.toDataURL('image/png')}; }
+  const img = ctx.getImageData(0, 0, W, H), px = new Uint32Array(img.data.buffer);
+  const prev = window.__hybridgymCanvas;
+  window.__hybridgymCanvas = {id: next, w: W, h: H, px};
+  if (!prev || prev.id !== base || prev.w !== W || prev.h !== H) return {id: next, png: c.toDataURL('image/png')};
+  // one pass over each row: at a differing pixel, mark its tile and go on at the next tile
+  const pp = prev.px, cols = Math.ceil(W / T), mark = new Uint8Array(cols), tiles = [];
+  let bytes = 0;
+  for (let y0 = 0; y0 < H; y0 += T) {
+    const y1 = Math.min(H, y0 + T);
+    mark.fill(0);
+    for (let y = y0; y < y1; y++) {
+      const row = y * W;
+      for (let x = 0; x < W; x++) {
+        if (px[row + x] !== pp[row + x]) { mark[(x / T) | 0] = 1; x = ((x / T) | 0) * T + T - 1; }
+      }
+    }
+    for (let tx = 0; tx < cols; tx++) {
+      if (mark[tx]) { tiles.push([tx, y0 / T]); bytes += (Math.min(W, tx * T + T) - tx * T) * (y1 - y0) * 4; }
+    }
+  }
+  if (bytes > %(max_raw)d) return {id: next, png: c.toDataURL('image/png')};
+  const out = new Uint8Array(bytes), src = img.data;
+  let o = 0;
+  for (const [tx, ty] of tiles) {
+    const x0 = tx * T, x1 = Math.min(W, x0 + T), y1 = Math.min(H, ty * T + T);
+    for (let y = ty * T; y < y1; y++) { out.set(src.subarray((y * W + x0) * 4, (y * W + x1) * 4), o); o += (x1 - x0) * 4; }
+  }
+  let s = '';
+  for (let i = 0; i < out.length; i += 0x8000) s += String.fromCharCode.apply(null, out.subarray(i, i + 0x8000));
+  return {id: next, tiles, raw: btoa(s)};
+}""" % {"tile": TILE, "max_raw": MAX_RAW_BYTES}
+
+
+def opaque_png(data_url: str, size: tuple[int, int]) -> np.ndarray | None:
+    """RGB pixels of a PNG data URL when it is `size` (width, height) and fully opaque, else None."""
+    with Image.open(io.BytesIO(base64.b64decode(data_url.split(",", 1)[1]))) as im:
+        if im.size != tuple(size) or im.mode not in ("RGB", "RGBA"):
+            return None
+        if im.mode == "RGBA":
+            if im.getchannel("A").getextrema()[0] < 255:
+                return None
+            im = im.convert("RGB")
+        return np.array(im)   # writable (np.asarray of a PIL image is read-only)
+
+
+class CanvasPicture:
+    """The last whole picture read from a page's canvas, and the id the page knows it by.
+
+    `base()` is the id to send with the next read (-1: none, the page sends the whole canvas),
+    `next_id()` the id of the picture the read makes; `apply(pic, size)` turns the page's answer
+    into a new RGB array (the caller may keep or change it: the picture kept here is a copy),
+    or None when the canvas is not `size` (width, height) or not opaque."""
+
+    def __init__(self):
+        self._frame: np.ndarray | None = None
+        self._id = -1
+        self._next = 0
+
+    def forget(self) -> None:
+        """A new page: the next read sends the whole canvas."""
+        self._frame, self._id = None, -1
+
+    def base(self) -> int:
+        return self._id if self._frame is not None else -1
+
+    def next_id(self) -> int:
+        self._next += 1
+        return self._next
+
+    def apply(self, pic: dict, size: tuple[int, int]) -> np.ndarray | None:
+        base = self._frame
+        self.forget()   # whatever goes wrong below, the next read starts from the whole canvas
+        if pic.get("png") is not None:
+            frame = opaque_png(pic["png"], size)
+        elif base is not None and base.shape[:2] == (size[1], size[0]):
+            frame = _patched(base, pic["tiles"], base64.b64decode(pic["raw"]))
+        else:
+            frame = None
+        if frame is None:
+            return None
+        self._frame, self._id = frame, int(pic["id"])
+        return frame.copy()
+
+
+def _patched(base: np.ndarray, tiles: list, raw: bytes) -> np.ndarray | None:
+    """`base` with the page's changed tiles pasted in (a new array), or None if one is not opaque."""
+    frame = base.copy()
+    h, w = base.shape[:2]
+    buf = np.frombuffer(raw, np.uint8)
+    o = 0
+    for tx, ty in tiles:
+        x0, y0 = int(tx) * TILE, int(ty) * TILE
+        x1, y1 = min(w, x0 + TILE), min(h, y0 + TILE)
+        n = (x1 - x0) * (y1 - y0) * 4
+        if x0 >= w or y0 >= h or o + n > len(buf):
+            return None
+        block = buf[o:o + n].reshape(y1 - y0, x1 - x0, 4)
+        o += n
+        if block[..., 3].min() < 255:
+            return None
+        frame[y0:y1, x0:x1] = block[..., :3]
+    return frame if o == len(buf) else None
