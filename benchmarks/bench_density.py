@@ -83,17 +83,14 @@ SWEEP = [
     ("spare renderer off", ["--disable-features=SpareRendererForSitePerProcess"]),
     ("in-process-gpu", ["--in-process-gpu"]),
     ("js max-old-space-size=64", ["--js-flags=--max-old-space-size=64"]),
-    ("disable-extensions (control: Playwright sets it)", ["--disable-extensions"]),
     ("process-per-site", ["--process-per-site"]),
     ("js lite-mode", ["--js-flags=--lite-mode"]),
     ("js single-threaded", ["--js-flags=--single-threaded"]),
     ("no-zygote", ["--no-zygote"]),
-    ("BackForwardCache off (control: Playwright sets --disable-back-forward-cache)",
-     ["--disable-features=BackForwardCache"]),
-    ("disable-dev-shm-usage (control: Playwright sets it)", ["--disable-dev-shm-usage"]),
-    ("disable-breakpad (control: Playwright sets it)", ["--disable-breakpad"]),
-    ("disable-background-timer-throttling (control)", ["--disable-background-timer-throttling"]),
-    ("disable-renderer-backgrounding (control: Playwright sets it)", ["--disable-renderer-backgrounding"]),
+    ("network service in process", ["--enable-features=NetworkServiceInProcess,CDPScreenshotNewSurface,SkipListAccountsWithoutGaiaCookies"]),  # Playwright enables the other two
+    ("audio service in process", ["--disable-features=AudioServiceOutOfProcess"]),
+    ("single-process", ["--single-process"]),
+    ("disable-breakpad (control: Playwright sets it; the noise floor)", ["--disable-breakpad"]),
 ]
 
 
@@ -203,13 +200,17 @@ def measure(suite: str, n: int, flags=(), steps: int = 0, oracle: bool = False, 
         for i, env in enumerate(envs):
             obs.append(env.reset(seed=i)[0])
         out["make_reset_s"] = round(time.perf_counter() - t, 2)
-        invalid = 0
-        for env, o in zip(envs, obs):
+        invalid, ended = 0, []
+        for i, (env, o) in enumerate(zip(envs, obs)):
             h, w = o["screenshot"].shape[:2]
             for _ in range(CLICKS):
-                info = env.step({"action_type": "click", "x": w // 2, "y": h // 2})[4]
+                _, _, term, trunc, info = env.step({"action_type": "click", "x": w // 2, "y": h // 2})
+                if term or trunc:   # recorded, and the env goes on in a new episode
+                    ended.append({"env": i, "error": info.get("error"), "message": info.get("message")})
+                    env.reset(seed=i)
             invalid += info.get("invalid_actions", 0)
         out["invalid_clicks"] = invalid
+        out["ended_episodes"] = ended
         gc.collect()
         time.sleep(settle)
         after = tree_pss()
@@ -225,8 +226,10 @@ def measure(suite: str, n: int, flags=(), steps: int = 0, oracle: bool = False, 
             for k in range(steps):
                 x = w // 2 + (k % 3 - 1) * 40
                 t = time.perf_counter()
-                env.step({"action_type": "click", "x": x, "y": h // 2})
+                _, _, term, trunc, _ = env.step({"action_type": "click", "x": x, "y": h // 2})
                 times.append((time.perf_counter() - t) * 1000)
+                if term or trunc:   # the task's step budget: a new episode, its reset not timed
+                    env.reset(seed=k)
             out["step_ms"] = round(statistics.median(times), 1)
         if oracle:
             try:

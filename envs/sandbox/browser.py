@@ -472,8 +472,18 @@ class ChromiumBrowser:
             time.sleep(poll)
         return True
 
-    # Playwright's fake clock in the page (installed by `load(clock_time=...)`): run its due timers.
-    _RUN_FOR_JS = "globalThis.__pwClock.controller.runFor(%d)"
+    # Playwright's fake clock in the page (installed by `load(clock_time=...)`). Its `runFor` yields a
+    # real task (a MessageChannel message) after every timer it runs, so each timer of a step waits
+    # behind whatever Chromium has queued meanwhile (a frame being drawn): 6 ms of a 16 ms snake step.
+    # `_CLOCK_JS` makes that yield a microtask, once per document: the page's promise reactions still run
+    # after each timer, in the same order on every run, and no outside task (input, a network answer)
+    # runs in the middle of a step's game time, which only makes a run more repeatable. Frames are
+    # identical either way (`benchmarks/bench_game_step.py` compares them). Without Playwright's
+    # `_embedder` (another version) the clock is left as it is.
+    _CLOCK_JS = ("(c => { const e = c._embedder; if (e && typeof e.postTask === 'function' && !e.__hgMicro) {"
+                 " e.postTask = t => queueMicrotask(t); e.__hgMicro = true; } return c; })"
+                 "(globalThis.__pwClock.controller)")
+    _RUN_FOR_JS = _CLOCK_JS + ".runFor(%d)"
 
     def advance_clock(self, ms: float) -> None:
         """Advance the page's fake clock by `ms` ms, running the due timers in order.
@@ -592,7 +602,7 @@ class ChromiumBrowser:
     # evaluated in the same round trip.
     _CANVAS_FRAME_JS = """async ([last, want, ms, base, next]) => {
       window.__hybridgymDefer = true;
-      if (ms > 0) await globalThis.__pwClock.controller.runFor(ms);
+      if (ms > 0) await CLOCK.runFor(ms);
       if (window.hgKit && typeof hgKit.flush === 'function') hgKit.flush();
       const draws = window.__hybridgymDraws || 0;
       let pic = null;
@@ -609,7 +619,7 @@ class ChromiumBrowser:
         if (whole) pic = read(c, base, next);
       }
       return {draws, pic, data: (%s)};
-    }""".replace("READ_CANVAS", canvas.READ_CANVAS_JS)
+    }""".replace("READ_CANVAS", canvas.READ_CANVAS_JS).replace("CLOCK", _CLOCK_JS)
 
     def canvas_frame(self, last_draws: int, data: str = "null", *, advance_ms: float = 0,
                      after_input=None) -> tuple[np.ndarray | None, int, object]:
