@@ -256,7 +256,8 @@ def measure(suite: str, n: int, flags=(), steps: int = 0, oracle: bool = False, 
 def run_one(suite: str, n: int, flags=(), steps: int = 0, oracle: bool = False, timeout: float = 900) -> dict:
     """`measure` in a fresh Python process (`--one`); its result, or {"error": ...}."""
     argv = [sys.executable, str(Path(__file__).resolve()), "--one", suite, str(n),
-            "--flags", " ".join(flags), "--steps", str(steps)] + (["--oracle"] if oracle else [])
+            "--flags=" + " ".join(flags), "--steps", str(steps)] + (["--oracle"] if oracle else [])
+    # ("--flags=...": argparse takes a separate value that starts with "--" for an option)
     t = time.perf_counter()
     try:
         p = subprocess.run(argv, capture_output=True, text=True, timeout=timeout, cwd=ROOT)

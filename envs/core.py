@@ -327,7 +327,11 @@ class HybridEnv(gym.Env):
         if sb.input.pointer != park:   # (the X pointer moves only through sb.input)
             sb.input.move(*park)
             sb.input.sync()
-        sb.dialogs_dismissed(escape)
+        if task.waits_for_escape:   # in the set-up's own first round trip
+            sb.unseen_escape = escape
+        else:
+            sb.unseen_escape = None
+            sb.dialogs_dismissed(escape)
         sb.shell.network = task.sdk_network
         t_setup = time.perf_counter()
         self.observer.before_setup(sb, task)

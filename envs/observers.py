@@ -192,7 +192,11 @@ class PageFrame(Observer):
     the task's probe (MiniWoB: whether the page ended the episode).
 
     Keyboard focus: a step whose keys or clicks may have moved the focus out of the page
-    (keys, a right click, a click on the browser's own bar) makes the next reset give it back.
+    (keys, a right click, a click on the browser's own bar, a press on a <select>, whose list is
+    a window of its own) makes the next reset wait until the reset's Escapes reached what had
+    the keys, give the focus back, and take the first picture after a short quiet time (the
+    closed window's place is drawn again with the old page first). Otherwise the task's set-up
+    waits for the Escapes in its own round trip (`Task.waits_for_escape`).
     `fresh_page`: the page is blanked before every reset (the task then reloads it).
     """
 
@@ -200,15 +204,22 @@ class PageFrame(Observer):
         super().__init__(max_wait_s)
         self.fresh_page = bool(fresh_page)
         self.focus_may_have_left = True
+        self.window_closed = False   # the reset's Escapes closed a window of the browser's own (`first`)
 
     def bind(self, sb) -> None:
         super().bind(sb)
-        self.focus_may_have_left = True
+        self.focus_may_have_left, self.window_closed = True, False
 
     def before_setup(self, sb, task) -> None:
         page = sb.browser.page
         if page is None:
             return
+        if self.fresh_page or self.focus_may_have_left:
+            # what the reset's Escapes are for (the address bar, a menu, the old page) is about to go: they
+            # must have reached it first (else the task's set-up waits for them in its own round trip)
+            escape, sb.unseen_escape = sb.unseen_escape, None
+            sb.dialogs_dismissed(escape)
+            self.window_closed = self.focus_may_have_left
         if self.fresh_page:
             try:
                 page.goto("about:blank")
@@ -222,7 +233,8 @@ class PageFrame(Observer):
 
     def first(self, sb, task) -> StepReport:
         """The new episode's first picture. The set-up changed the page (MiniWoB hides its START cover and
-        draws the task): the first picture that differs from the last step's is the frame that shows it.
+        draws the task) and returned before the page drew it: the first drawing after the set-up is the
+        frame that shows it (if none comes within 50 ms, the screen already shows it).
         With no earlier picture to compare with (the first reset of the sandbox), two real frames are
         waited for first: a grab right after the set-up could still show the cover."""
         if self.raw is None:
@@ -230,7 +242,10 @@ class PageFrame(Observer):
                 sb.browser.wait_real_frame()
             except Exception:   # a dead part: the env's health check after the reset tells
                 pass
-        frame, raw, _ = sb.capture.settle(before=self.raw, change_timeout=0.05, quiet=0.0, max_wait=1.5, poll=0.001)
+        # a window of the browser's own that the reset closed (a menu, a <select>'s list) leaves the page's old
+        # picture drawn again beneath it: the new one follows within a few ms
+        quiet, self.window_closed = (PAGE_QUIET_S if self.window_closed else 0.0), False
+        frame, raw, _ = sb.capture.settle(before=self.raw, change_timeout=0.05, quiet=quiet, max_wait=1.5, poll=0.001)
         return StepReport(self._keep(frame, raw))
 
     def before_input(self, sb) -> None:
@@ -245,13 +260,16 @@ class PageFrame(Observer):
                     any(y < top for _, y in points_of(act)):
                 self.focus_may_have_left = True
         answered, probed, barrier = False, None, False
+        read = f"[{task.probe or 'null'}, window.__hybridgymSelects ? __hybridgymSelects() : 0]"
         try:
             if _sent_input(actions):   # all the input reached the page (a long text arrives over frames), then a frame
-                _, probed = browser.input_barrier(sb.input, then=task.probe or "null")
+                _, (probed, selects) = browser.input_barrier(sb.input, then=read)
                 barrier = True
             else:
-                probed = browser.page.evaluate(_NEXT_FRAME_THEN % (task.probe or "null"))
+                probed, selects = browser.page.evaluate(_NEXT_FRAME_THEN % read)
             answered = True
+            if selects:   # a <select>'s list may be open: a window of its own that has the keys
+                self.focus_may_have_left = True
         except Exception:   # a navigation replaced the page: the screen alone, the task asked itself
             pass
         frame, raw, _ = sb.capture.settle(before=self.raw, change_timeout=0.03, quiet=PAGE_QUIET_S if barrier else 0.0,

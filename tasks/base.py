@@ -92,6 +92,10 @@ class Task:
     probe: ClassVar[str | None] = None
     #: whether `oracle` is implemented (MiniWoB pages without a scripted solver have none)
     has_oracle: ClassVar[bool] = True
+    #: whether `setup` itself waits until the page saw the Escape the env pressed to close the last
+    #: episode's browser dialogs (`Sandbox.unseen_escape`, in the set-up's own first round trip);
+    #: else the env waits for it before `setup`
+    waits_for_escape: ClassVar[bool] = False
 
     # -- generation --------------------------------------------------------
     def sample(self, rng: np.random.Generator) -> dict:

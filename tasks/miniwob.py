@@ -287,6 +287,7 @@ class MiniWoBTask(Task):
     """
 
     suite = "miniwob"
+    waits_for_escape = True   # in the round trip that starts the episode
     # read with every observation: whether the episode has ended (false, not null, when it has not: null
     # would mean "not read" and cost the step another round trip)
     probe = "__hybridgymOutcome() !== null"
@@ -315,12 +316,22 @@ class MiniWoBTask(Task):
         a new nonce) and read its instruction; returns the state (the episode runs)."""
         sb.server.route(MOUNT, serve_package(package_html()))
         br, url = sb.browser, self.url(sb)
+        escape, sb.unseen_escape = sb.unseen_escape, None
         new_channel = br.require_script(EPISODE_SCRIPT)
         if new_channel or br.page is None or br.page.is_closed() or br.page.url != url or len(br.context.pages) != 1:
+            sb.dialogs_dismissed(escape)   # seen by the page it was sent to, before that page goes
+            escape = None
             self.load_page(sb)
         params["nonce"] = secrets.token_hex(8)
         args = [params["seed"], params["mode"], params["nonce"]]
-        started = br.evaluate_cdp(_START_JS, args)
+        started = False
+        if escape is not None:   # one round trip: the page saw the env's Escapes (or a menu had them), then the start
+            try:
+                started = br.barrier(escape, sb.dialog_frames, then=f"({_START_JS})({json.dumps(args)})")[1]
+            except PlaywrightError:   # the page went meanwhile: as without the Escapes
+                pass
+        if started is False:
+            started = br.evaluate_cdp(_START_JS, args)
         if started is None:   # the last episode left the page unusable: reload it
             self.load_page(sb)
             started = br.evaluate_cdp(_START_JS, args)

@@ -151,3 +151,44 @@ def test_env_without_a_task_draws_one_from_the_reset_seed(env):
     first = env.reset(seed=3)[1]["task_id"]
     assert env.reset(seed=3)[1]["task_id"] == first
     assert len({env.reset(seed=s)[1]["task_id"] for s in range(4)}) > 1
+
+
+def _without_miniwob_stats(env, frame):
+    """The screen less MiniWoB's own score panel (#reward-display: the last reward and the number of
+    episodes, which the page itself carries from one episode to the next)."""
+    br = env.sandbox.browser
+    box = br.page.evaluate("(() => { const r = document.getElementById('reward-display').getBoundingClientRect();"
+                           " return [r.left, r.top, r.right, r.bottom]; })()")
+    (x0, y0), (x1, y1) = br.to_screen(box[0], box[1]), br.to_screen(box[2], box[3])
+    out = frame.copy()
+    out[int(y0):int(y1) + 1, int(x0):int(x1) + 1] = 0
+    return out
+
+
+@pytest.mark.parametrize("opened_by", ["context menu", "browser menu", "select list", "omnibox list"])
+def test_a_menu_the_agent_opened_is_gone_at_the_next_reset(opened_by, env):
+    """The reset's Escapes (waited for in the same round trip as the episode's start) close what the
+    agent opened over the page and undo an address it began to type: the next episode's first screen
+    is the clean one of its seed (MiniWoB's own score panel aside)."""
+    env.reset(seed=7, options={"task": "click-button"})   # the page loaded: its tab's title and icon are final
+    clean = _without_miniwob_stats(env, env.reset(seed=7, options={"task": "click-button"})[0]["screenshot"])
+    if opened_by == "context menu":
+        action = {"action_type": "right_single", "x": 640, "y": 500}
+    elif opened_by == "browser menu":
+        action = {"action_type": "hotkey", "keys": ["alt", "f"]}
+    elif opened_by == "select list":
+        env.reset(seed=7, options={"task": "click-button"})
+        br = env.sandbox.browser
+        br.page.evaluate("document.getElementById('area').insertAdjacentHTML('beforeend', '<select id=s style=\"position:fixed;"
+                         "left:300px;top:300px\">' + '<option>an option</option>'.repeat(9) + '</select>')")
+        x, y = br.to_screen(320, 310)
+        action = {"action_type": "click", "x": round(x), "y": round(y)}
+    else:
+        env.step({"action_type": "hotkey", "keys": ["ctrl", "l"]})
+        action = {"action_type": "type", "text": "w"}
+    env.step(action)
+    env.step({"action_type": "wait", "seconds": 0.3})
+    opened = _without_miniwob_stats(env, env.sandbox.capture.grab())
+    assert not np.array_equal(opened, clean), "nothing opened: the test tests nothing"
+    obs = env.reset(seed=7, options={"task": "click-button"})[0]
+    assert np.array_equal(_without_miniwob_stats(env, obs["screenshot"]), clean), f"the {opened_by} survived the reset"

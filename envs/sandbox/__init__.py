@@ -95,6 +95,9 @@ class Sandbox:
         self.jail: Jail | None = None
         self.timings: dict[str, float] = {}
         self._a11y = None   # the desktop's AccessibilityReader, started at the first read
+        #: the sentinel pressed after the reset's Escape (`dismiss_browser_dialogs`), left for a task
+        #: whose set-up waits for it itself (`Task.waits_for_escape`); None once waited for
+        self.unseen_escape: int | None = None
 
     # -- lifetime ----------------------------------------------------------
     def start(self) -> "Sandbox":
@@ -177,24 +180,36 @@ class Sandbox:
     def dismiss_browser_dialogs(self) -> int | None:
         """Close what the browser shows over its page (a dialog such as "DevTools not allowed on
         this page", a menu, the omnibox's list): such a dialog belongs to the window, not the
-        page, and would survive the next episode's load. Presses Escape and the input barrier's
-        sentinel, and returns the sentinel's number for `dialogs_dismissed` (other work can go
-        on while the keys travel); None without a browser page."""
+        page, and would survive the next episode's load. Presses Escape twice (the second undoes
+        an address the agent began to type: the first only closes the omnibox's list) and the
+        input barrier's sentinel, and returns the sentinel's number for `dialogs_dismissed` (other
+        work can go on while the keys travel); None without a browser page."""
         if self.browser is None or self.browser.page is None:
             return None
+        self.input.hotkey(("esc",))
         self.input.hotkey(("esc",))
         try:
             return self.browser.send_sentinel(self.input)
         except Exception:   # a page gone meanwhile: the next load replaces it anyway
             return None
 
+    #: how long `dialogs_dismissed` waits for the page to see the sentinel: a menu or the address bar that had
+    #: the keys never passes it on (Escape closed or reverted it), and is gone from the screen well within this
+    DIALOG_GONE_S = 0.15
+
+    @property
+    def dialog_frames(self) -> int:
+        """`DIALOG_GONE_S` in frames of the display's rate (the unit of the page's sentinel wait)."""
+        return max(10, round(self.DIALOG_GONE_S * (self.refresh_hz or 60)))
+
     def dialogs_dismissed(self, sentinel: int | None) -> None:
-        """Wait until the page saw the Escape of `dismiss_browser_dialogs` (at most 10 frames:
-        if a dialog kept the keys, Escape closed it and the page never sees them)."""
+        """Wait until the page saw the Escapes of `dismiss_browser_dialogs`, or `DIALOG_GONE_S` (in
+        frames of the display's rate): if a dialog kept the keys, Escape closed it and the page
+        never sees them."""
         if sentinel is None or self.browser is None or self.browser.page is None:
             return
         try:
-            self.browser.sentinel_seen(sentinel, max_frames=10)
+            self.browser.sentinel_seen(sentinel, max_frames=self.dialog_frames)
         except Exception:
             pass
 

@@ -115,10 +115,13 @@ _REAL_FRAME_SCRIPT = """
   window.addEventListener('mouseover', e => hover(linkOf(e.target)), true);
   window.addEventListener('mouseout', e => { if (!e.relatedTarget) hover(''); }, true);
   // a press on a <select> opens its list in a window of its own, drawn a few frames after the page's
-  let selects = 0;
-  const onSelect = e => { if (e.target && e.target.closest && e.target.closest('select')) selects++; };
+  let selects = 0, selectsUnread = 0;
+  const onSelect = e => { if (e.target && e.target.closest && e.target.closest('select')) { selects++; selectsUnread++; } };
   window.addEventListener('mousedown', onSelect, true);
   window.addEventListener('keydown', onSelect, true);
+  // presses on a <select> since the last call (MiniWoB's observer: was a list opened during the step?)
+  Object.defineProperty(window, '__hybridgymSelects', { enumerable: false,
+    value: () => { const n = selectsUnread; selectsUnread = 0; return n; } });
   // the DOM changed and the page has not drawn it yet: a change counts as drawn once the second frame after it
   // starts (the first has then been handed to the compositor); watched from the env's first question on
   let dirty = 0, drawnUpTo = 0, drawnAt = 0, watching = false;
