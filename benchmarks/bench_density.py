@@ -20,8 +20,8 @@ What one measurement is (`measure`, run in a fresh Python process per measuremen
 Chromium flags are added through HYBRIDGYM_CHROMIUM_FLAGS (space-separated; read by
 `extra_flags_from_env()` in envs/sandbox/browser.py at each Chromium launch), set in the measuring
 process. Chromium keeps only the last `--disable-features=` (and the last `--js-flags=`) switch and
-the base flags already have `--disable-features=Translate,MediaRouter,OptimizationHints`, so the
-sweep merges every entry's `--disable-features=` values with those three (`merged_flags`).
+the base flags (`BASE_FLAGS`) already have one, so the sweep merges every entry's
+`--disable-features=` values with the base flags' (`merged_flags`).
 
 The suite table: for each suite and each N, `--repeats` measurements (each in its own process, the
 suites and N interleaved round by round), median of each figure. The sweep (`--sweep`): N = 8
@@ -36,8 +36,16 @@ PSS divides a shared page among all the processes that map it: Chromium processe
 on the machine (another helper's envs) lower these figures a little; the JSON records the load
 average and the number of other Chromium processes on the machine before and after.
 
-    .venv/bin/python benchmarks/bench_density.py --suites browser,mobile,game --n 1 --n 8 \\
-        --repeats 2 --sweep --out benchmarks/results/density.json
+`--compare=FLAGS`: instead of the table, each suite and N with the default flags and with FLAGS added,
+interleaved (the flags a sweep kept, measured before they join `BASE_FLAGS`).
+
+The runs behind benchmarks/results/ (2026-12-06):
+
+    .venv/bin/python benchmarks/bench_density.py --no-table --sweep --sweep-repeats 2 \\
+        --out benchmarks/results/density_sweep.json
+    .venv/bin/python benchmarks/bench_density.py --suites browser,mobile,game --n 1 --n 8 --repeats 2 \\
+        --compare="--in-process-gpu --disable-features=SpareRendererForSitePerProcess" \\
+        --out benchmarks/results/density.json
 """
 
 from __future__ import annotations
@@ -61,7 +69,9 @@ SUITES = {
     "game": "hybridgym/game.snake-v0",
 }
 PARTS = ("chromium", "driver", "xvfb", "python", "other")
-BASE_FEATURES = ["Translate", "MediaRouter", "OptimizationHints"]   # BASE_FLAGS' --disable-features
+from hybridgym.sandbox.browser import BASE_FLAGS  # noqa: E402  (only the flag list: no env is made here)
+
+BASE_FEATURES = next(f for f in BASE_FLAGS if f.startswith("--disable-features=")).split("=", 1)[1].split(",")
 FLAGS_VAR = "HYBRIDGYM_CHROMIUM_FLAGS"
 CLICKS = 3
 STEP_SAMPLES = 20
@@ -365,7 +375,8 @@ def summarize_sweep(result: dict) -> None:
             base_step = [x["step_ms"] for x in near if "step_ms" in x]
             by_name.setdefault(m["name"], []).append((m, d, statistics.mean(base_step) if base_step else None))
     summary = []
-    for name, flags in result["sweep"]["entries"]:
+    for entry in result["sweep"]["entries"]:
+        name, flags = entry["name"], entry["flags"]
         got = by_name.get(name)
         if not got:
             continue
@@ -415,6 +426,9 @@ def main(argv: list[str] | None = None) -> dict | None:
     ap.add_argument("--sweep-only", default="", help="comma-separated entry names (prefixes) to run only those")
     ap.add_argument("--keep-mb", type=float, default=5.0, help="an entry joins the best set below -keep-mb")
     ap.add_argument("--best-suites", default="mobile,game")
+    ap.add_argument("--compare", metavar="FLAGS", help="instead of the table: each suite and N with the default flags"
+                    " and with these extra flags (space-separated), interleaved, --repeats rounds (the flags kept"
+                    " after a sweep, measured before they join the defaults)")
     ap.add_argument("--out", default=str(ROOT / "benchmarks" / "results" / "density.json"))
     a = ap.parse_args(argv)
 
@@ -446,6 +460,31 @@ def main(argv: list[str] | None = None) -> dict | None:
     def save():
         out.write_text(json.dumps(result, indent=1) + "\n")
 
+    if a.compare is not None:
+        flags = merged_flags(shlex.split(a.compare))
+        runs = {(s, n, v): [] for s in suites for n in ns for v in ("default", "flags")}
+        result["compare"] = {"flags": flags, "rows": []}
+        for r in range(a.repeats):
+            for (s, n, v), rr in runs.items():
+                log(f"compare round {r}: {s} N={n} {v}")
+                rr.append(run_one(s, n, flags if v == "flags" else (), STEP_SAMPLES, True))
+                rows = []
+                for s2 in suites:
+                    for n2 in ns:
+                        d, f = median_of(runs[(s2, n2, "default")]), median_of(runs[(s2, n2, "flags")])
+                        row = {"suite": s2, "n": n2, "default": d, "flags": f}
+                        if "pss_per_sandbox_mb" in d and "pss_per_sandbox_mb" in f:
+                            row["delta_mb"] = round(f["pss_per_sandbox_mb"] - d["pss_per_sandbox_mb"], 1)
+                        rows.append(row)
+                result["compare"]["rows"] = rows
+                result["compare"]["runs"] = {f"{s2} N={n2} {v2}": x for (s2, n2, v2), x in runs.items()}
+                save()
+        for row in result["compare"]["rows"]:
+            d, f = row["default"], row["flags"]
+            print(f"{row['suite']:8} N={row['n']:<3} default {d.get('pss_per_sandbox_mb')} MB, step {d.get('step_ms')} ms,"
+                  f" oracle {d.get('oracle_ok')}  |  flags {f.get('pss_per_sandbox_mb')} MB, step {f.get('step_ms')} ms,"
+                  f" oracle {f.get('oracle_ok')}  |  delta {row.get('delta_mb')} MB")
+        return result
     if not a.no_table:
         runs = {(s, n): [] for s in suites for n in ns}
         for r in range(a.repeats):

@@ -27,7 +27,11 @@ CHROMIUM = os.environ.get("HYBRIDGYM_CHROMIUM", "/usr/bin/chromium")
 BASE_FLAGS = [
     "--no-sandbox", "--disable-gpu", "--disable-background-networking",
     "--disable-component-update", "--disable-sync", "--no-first-run",
-    "--disable-features=Translate,MediaRouter,OptimizationHints",
+    # no spare renderer kept warm for a next site, the GPU process's work (software compositing) in the
+    # browser process: 8-12 MB less per sandbox, steps and tasks unchanged (benchmarks/bench_density.py; the
+    # flags measured and not kept, and why: docs/scale.md)
+    "--disable-features=Translate,MediaRouter,OptimizationHints,SpareRendererForSitePerProcess",
+    "--in-process-gpu",
     "--disable-infobars", "--test-type", "--password-store=basic",
     "--disable-session-crashed-bubble", "--hide-crash-restore-bubble",
     # the same pixels for the same state: whole-frame raster and swaps, no LCD text
