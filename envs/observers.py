@@ -233,8 +233,9 @@ class PageFrame(Observer):
 
     def first(self, sb, task) -> StepReport:
         """The new episode's first picture. The set-up changed the page (MiniWoB hides its START cover and
-        draws the task) and returned before the page drew it: the first drawing after the set-up is the
-        frame that shows it (if none comes within 50 ms, the screen already shows it).
+        draws the task, and the set-up's round trip returned once the page drew it): the first picture that
+        differs from the last step's is the frame that shows it, or, after a reset that closed a window of the
+        browser's own (a menu, a <select>'s list), the picture once the screen was quiet for `PAGE_QUIET_S`.
         With no earlier picture to compare with (the first reset of the sandbox), two real frames are
         waited for first: a grab right after the set-up could still show the cover."""
         if self.raw is None:
