@@ -560,11 +560,14 @@ class ChromiumBrowser:
         if then is not None:
             return self.barrier(n, max_frames, then=then)[1]
         if self.barrier(n, max_frames)[0] is False:
-            # late rather than lost, on a loaded machine (X delivers to Chromium asynchronously): one more
-            # wait of twice as long before calling it lost
-            if self.barrier(n, 2 * max_frames)[0] is False:
-                raise RuntimeError("the page did not receive the step's input (does it have keyboard focus?)")
+            self._late_input(n, max_frames)
         return None
+
+    def _late_input(self, n: int, max_frames: int) -> None:
+        """Sentinel `n` was not seen within `max_frames`: late rather than lost, on a loaded machine (X
+        delivers to Chromium asynchronously), so one more wait of twice as long before calling it lost."""
+        if self.barrier(n, 2 * max_frames)[0] is False:
+            raise RuntimeError("the page did not receive the step's input (does it have keyboard focus?)")
 
     def input_barrier(self, xinput, max_frames: int = 8, then: str = "null"):
         """Wait until the page has received every X input event sent before this call and drawn the frame
@@ -651,10 +654,10 @@ class ChromiumBrowser:
         args = [last_draws, self.mode == "app", max(0, int(advance_ms)), self._picture.base(), self._picture.next_id()]
         out = None
         if after_input is not None:   # `b` is the barrier's answer: the read only once the page saw the input
-            seen, out = self.barrier(self.send_sentinel(after_input), self.FLUSH_FRAMES,
-                                     then=f"b[0] === false ? null : ({fn})({json.dumps(args)})")
+            n = self.send_sentinel(after_input)
+            seen, out = self.barrier(n, self.FLUSH_FRAMES, then=f"b[0] === false ? null : ({fn})({json.dumps(args)})")
             if seen is False:
-                self.flush_input(after_input)
+                self._late_input(n, self.FLUSH_FRAMES)
         if out is None:
             out = self.evaluate_cdp(fn, args)
         frame = None
