@@ -7,9 +7,9 @@ after issue 21's three changes, interleaved in one run, with the frames of the t
   that changed (`hybridgym.sandbox.canvas`), and the clock's yields as microtasks (`ChromiumBrowser._CLOCK_JS`).
 
 The `before` variant is rebuilt here from the code as it is (the same JavaScript with the old clock call, the
-old two calls, a read that never has a base picture). Each game plays `--steps` steps of seed 0 with the random
-agent (the same actions for both variants), `--rounds` times per variant, variants alternating; a step's time
-is the wall clock around `env.step`. The frames of every step are hashed: `frames_identical` says whether the
+old two calls, a read that never has a base picture). Each game plays `--steps` steps from seed 0 (an episode
+that ends goes on with the next seed) with the random agent (the same actions for both variants), `--rounds`
+times per variant, variants alternating; a step's time is the wall clock around `env.step`. The frames of every step are hashed: `frames_identical` says whether the
 two variants showed the same pictures.
 
     .venv/bin/python benchmarks/bench_game_step.py --steps 60 --rounds 2   # -> benchmarks/results/game_step.json
@@ -59,15 +59,17 @@ def play(task_id: str, variant: str, steps: int) -> dict:
             as_before(env.unwrapped.sandbox.browser)
         agent = RandomAgent()
         agent.reset(env, obs, info)
-        times, hashes = [], []
+        times, hashes, seed = [], [], 0
         for _ in range(steps):
             action = agent.act(obs)
             t = time.perf_counter()
             obs, _, term, trunc, info = env.step(action)
             times.append((time.perf_counter() - t) * 1000)
             hashes.append(hashlib.sha1(obs["screenshot"].tobytes()).hexdigest())
-            if term or trunc:
-                break
+            if term or trunc:   # a game that ends early (a mine hit) goes on with the next seed: `steps` steps each
+                seed += 1
+                obs, info = env.reset(seed=seed)
+                agent.reset(env, obs, info)
         return {"times": times, "hashes": hashes}
     finally:
         env.close()

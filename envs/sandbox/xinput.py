@@ -144,13 +144,18 @@ class XTestInput:
         if shift and not down:
             xtest.fake_input(self._d, X.KeyRelease, self._shift)
 
-    def hotkey(self, keys: tuple[str, ...] | list[str]) -> None:
+    def hotkey(self, keys: tuple[str, ...] | list[str], wait: bool = True) -> None:
+        """Press the keys in order, release them in reverse. wait=False: sent, not waited for (no round
+        trip to the X server, 0.3-0.4 ms in a step), for a key whose arrival the caller waits for itself."""
         codes = [self._keycode(keysym_for(k))[0] for k in keys]
         for c in codes:
             xtest.fake_input(self._d, X.KeyPress, c)
         for c in reversed(codes):
             xtest.fake_input(self._d, X.KeyRelease, c)
-        self.sync()
+        if wait:
+            self.sync()
+        else:
+            self._d.flush()
 
     def type_text(self, text: str) -> None:
         for ch in text:
