@@ -9,8 +9,8 @@ after issue 21's three changes, interleaved in one run, with the frames of the t
 The `before` variant is rebuilt here from the code as it is (the same JavaScript with the old clock call, the
 old two calls, a read that never has a base picture). Each game plays `--steps` steps from seed 0 (an episode
 that ends goes on with the next seed) with the random agent (the same actions for both variants), `--rounds`
-times per variant, variants alternating; a step's time is the wall clock around `env.step`. The frames of every step are hashed: `frames_identical` says whether the
-two variants showed the same pictures.
+times per variant, variants alternating; a step's time is the wall clock around `env.step`. The frames of every
+step are hashed: `frames_identical` says whether the two variants showed the same pictures.
 
     .venv/bin/python benchmarks/bench_game_step.py --steps 60 --rounds 2   # -> benchmarks/results/game_step.json
 """

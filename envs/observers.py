@@ -396,8 +396,9 @@ class PhoneIdle(ScreenSettle):
             report = super().step(sb, task, actions)
             report.answered, report.busy = busy is not None, busy
             return report
-        replied = requests != 0
-        frame, raw, _ = sb.capture.settle(before=self.raw, quiet=REPLY_QUIET_S if replied else SETTLE_QUIET_S, max_wait=0.5,
-                                          older_than=REPLY_FRAME_AGE_S if replied else None,
-                                          change_timeout=0.02 if replied else 0.05)
+        # after a backend reply: a longer quiet, and a picture drawn well before the page's last frame is not the result
+        quiet, older_than, change_timeout = ((REPLY_QUIET_S, REPLY_FRAME_AGE_S, 0.02) if requests != 0
+                                             else (SETTLE_QUIET_S, None, 0.05))
+        frame, raw, _ = sb.capture.settle(before=self.raw, quiet=quiet, max_wait=0.5, older_than=older_than,
+                                          change_timeout=change_timeout)
         return StepReport(self._keep(frame, raw), answered=True, busy=False, requests=requests)

@@ -110,7 +110,8 @@ class CanvasPicture:
 
     def apply(self, pic: dict, size: tuple[int, int]) -> np.ndarray | None:
         base = self._frame
-        self.forget()   # whatever goes wrong below, the next read starts from the whole canvas (`base` is patched in place)
+        # whatever goes wrong below (`base` is patched in place), the next read starts from the whole canvas
+        self.forget()
         if pic.get("png") is not None:
             frame = opaque_png(pic["png"], size)
         elif base is not None and base.shape[:2] == (size[1], size[0]):
