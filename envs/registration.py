@@ -37,7 +37,7 @@ def _register(gym_id: str, entry_point: str, nondeterministic: bool, **kwargs) -
 def register_all() -> None:
     """Register the suites' ids and every task's id (idempotent)."""
     # real desktops and browsers are not pixel-deterministic (clocks, caret blinks, the
-    # anti-aliasing of Chromium's tab strip); games run on a virtual clock and are
+    # anti-aliasing of Chromium's tab strip); games run on a virtual clock and are: one seed, one run
     _register("hybridgym/Computer-v0", "hybridgym.computer:ComputerEnv", nondeterministic=True)
     _register("hybridgym/Browser-v0", "hybridgym.browser:BrowserEnv", nondeterministic=True)
     _register("hybridgym/MiniWoB-v0", "hybridgym.miniwob:MiniWoBEnv", nondeterministic=True)

@@ -1,12 +1,14 @@
 """Screens worth learning from: the same seed gives the same pixels in any process (a stable host name in the
-address bar, no port), the agent's home is `/home/user` (not a per-process folder), and MiniWoB's task is
-zoomed to a readable size."""
+address bar, no port; Chromium's tab strip may differ in the anti-aliasing of a tab's foot), the agent's home
+is `/home/user` (not a per-process folder), and MiniWoB's task is zoomed to a readable size."""
 
 from __future__ import annotations
 
 import json
 import subprocess
 import sys
+
+import numpy as np
 
 import gymnasium as gym
 import pytest
@@ -16,31 +18,41 @@ from hybridgym.miniwob import DEFAULT_ZOOM
 
 pytestmark = pytest.mark.xdist_group("stable_screens")
 
-#: a process that makes the env, resets it with a seed, and prints the screenshot's hash and the page's URL
+#: a process that makes the env, resets it with a seed, saves the screenshot and prints the page's URL
 CHILD = """
-import hashlib, json, sys
-import gymnasium as gym, hybridgym
+import json, sys
+import gymnasium as gym, hybridgym, numpy as np
 env = gym.make("hybridgym/" + sys.argv[1])
 try:
     obs, _ = env.reset(seed=int(sys.argv[2]))
-    print(json.dumps([hashlib.sha256(obs["screenshot"].tobytes()).hexdigest(), env.unwrapped.sandbox.browser.page.url]))
+    np.save(sys.argv[3], obs["screenshot"])
+    print(json.dumps(env.unwrapped.sandbox.browser.page.url))
 finally:
     env.close()
 """
 
-
-def _in_a_process(task: str, seed: int) -> tuple[str, str]:
-    out = subprocess.run([sys.executable, "-c", CHILD, task, str(seed)], capture_output=True, text=True, timeout=300)
-    assert out.returncode == 0, out.stderr[-3000:]
-    digest, url = json.loads(out.stdout.strip().splitlines()[-1])
-    return digest, url
+#: the rows of Chromium's tab strip and the feet of its tabs (a 1280x800 window); the address bar begins below
+TAB_STRIP_ROWS = 44
 
 
-def test_one_seed_gives_the_same_browser_pixels_in_two_processes():
-    first, url = _in_a_process("browser.todo-add-v0", 3)
-    second, _ = _in_a_process("browser.todo-add-v0", 3)
+def _in_a_process(task: str, seed: int, out) -> tuple[np.ndarray, str]:
+    run = subprocess.run([sys.executable, "-c", CHILD, task, str(seed), str(out)],
+                         capture_output=True, text=True, timeout=300)
+    assert run.returncode == 0, run.stderr[-3000:]
+    return np.load(out), json.loads(run.stdout.strip().splitlines()[-1])
+
+
+def test_one_seed_gives_the_same_browser_pixels_in_two_processes(tmp_path):
+    first, url = _in_a_process("browser.todo-add-v0", 3, tmp_path / "first.npy")
+    second, _ = _in_a_process("browser.todo-add-v0", 3, tmp_path / "second.npy")
     assert url.startswith("http://webapps.test/")
-    assert first == second
+    assert first.shape == second.shape == (800, 1280, 3)
+    # the address bar (no port in it) and the page: the same pixels
+    assert np.array_equal(first[TAB_STRIP_ROWS:], second[TAB_STRIP_ROWS:])
+    # Chromium's tab strip: the same but for the anti-aliasing of the tab's curved foot, which one window in
+    # about 20 (on a loaded machine) draws a level or two apart at 2 pixels, for the window's life
+    diff = np.abs(first[:TAB_STRIP_ROWS].astype(int) - second[:TAB_STRIP_ROWS].astype(int)).max(axis=2)
+    assert np.count_nonzero(diff) <= 8 and diff.max() <= 4, (np.count_nonzero(diff), diff.max())
 
 
 def test_the_agents_home_is_home_user():
