@@ -1,16 +1,21 @@
 """A game step's latency at each game's default frame-skip (its `step_ms` of game time per step), before and
-after issue 21's three changes, interleaved in one run, with the frames of the two compared.
+after issue 21's changes, interleaved in one run, with the frames of the variants compared.
 
 - `before`: two round trips per step (the input barrier, then the clock and the canvas read), the whole canvas
   as a PNG at every read, and Playwright's clock yielding a real task after every timer it runs;
-- `after` (the code as it is): one round trip (`ChromiumBrowser.canvas_frame(after_input=)`), only the tiles
-  that changed (`hybridgym.sandbox.canvas`), and the clock's yields as microtasks (`ChromiumBrowser._CLOCK_JS`).
+- `playwright`: one round trip through Playwright (`ChromiumBrowser.canvas_frame(after_input=)`), only the
+  tiles that changed (`hybridgym.sandbox.canvas`), and the clock's yields as microtasks
+  (`ChromiumBrowser._CLOCK_JS`);
+- `after` (the code as it is): the same call on the page's channel (`hybridgym.sandbox.channel`: a WebSocket
+  from the page to the env's process, the tiles as raw bytes) instead of through Playwright's driver.
+
+All three run in a game's Chromium as the code launches it (`DeferRendererTasksAfterInput` off).
 
 The `before` variant is rebuilt here from the code as it is (the same JavaScript with the old clock call, the
 old two calls, a read that never has a base picture). Each game plays `--steps` steps from seed 0 (an episode
-that ends goes on with the next seed) with the random agent (the same actions for both variants), `--rounds`
+that ends goes on with the next seed) with the random agent (the same actions for every variant), `--rounds`
 times per variant, variants alternating; a step's time is the wall clock around `env.step`. The frames of every
-step are hashed: `frames_identical` says whether the two variants showed the same pictures.
+step are hashed: `frames_identical` says whether the variants showed the same pictures.
 
     .venv/bin/python benchmarks/bench_game_step.py --steps 60 --rounds 2   # -> benchmarks/results/game_step.json
 """
@@ -55,8 +60,12 @@ def play(task_id: str, variant: str, steps: int) -> dict:
     env = gym.make(f"hybridgym/{task_id}", max_steps=10 ** 6)
     try:
         obs, info = env.reset(seed=0)
+        browser = env.unwrapped.sandbox.browser
+        if variant in ("before", "playwright"):   # no channel: every call through Playwright
+            browser._channel.close()
+            browser._channel = None
         if variant == "before":
-            as_before(env.unwrapped.sandbox.browser)
+            as_before(browser)
         agent = RandomAgent()
         agent.reset(env, obs, info)
         times, hashes, seed = [], [], 0
@@ -91,19 +100,20 @@ def main() -> None:
               "method": __doc__.split("\n\n")[1].replace("\n", " "), "games": {}}
     for g in games:
         task = GAME_TASKS[g]
-        runs = {"before": [], "after": []}
+        runs = {"before": [], "playwright": [], "after": []}
         for _ in range(a.rounds):
-            for variant in ("before", "after"):
+            for variant in runs:
                 runs[variant].append(play(task.id, variant, a.steps))
         row = {"step_ms_game_time": task.card["step_ms"]}
         for variant, rr in runs.items():
             row[f"{variant}_ms"] = round(statistics.median(t for r in rr for t in r["times"]), 1)
         row["speedup"] = round(row["before_ms"] / row["after_ms"], 2)
+        row["speedup_over_playwright"] = round(row["playwright_ms"] / row["after_ms"], 2)
         row["frames_identical"] = len({tuple(r["hashes"]) for rr in runs.values() for r in rr}) == 1
         result["games"][g] = row
         print(g, row, flush=True)
     rows = result["games"].values()
-    result["median_over_games"] = {k: round(statistics.median(r[k] for r in rows), 1) for k in ("before_ms", "after_ms")}
+    result["median_over_games"] = {k: round(statistics.median(r[k] for r in rows), 1) for k in ("before_ms", "playwright_ms", "after_ms")}
     result["all_frames_identical"] = all(r["frames_identical"] for r in rows)
     result["machine"]["loadavg_after"] = os.getloadavg()
     a.out.parent.mkdir(parents=True, exist_ok=True)

@@ -93,7 +93,7 @@ class PongParallelEnv(ParallelEnv):
         if self.sandbox is not None and self.sandbox.health() is not None:
             self.close()
         if self.sandbox is None:
-            self.sandbox = Sandbox(self.WIDTH, self.HEIGHT, browser="app", web_root=ASSETS / "games").start()
+            self.sandbox = Sandbox(self.WIDTH, self.HEIGHT, browser="app", web_root=ASSETS / "games", page_channel=True).start()
         if seed is None:
             seed = int(np.random.SeedSequence().entropy % (2**31))
         sb = self.sandbox

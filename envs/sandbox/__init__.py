@@ -10,6 +10,7 @@ from __future__ import annotations
 import atexit
 import contextlib
 import os
+import socket
 import signal
 import subprocess
 import time
@@ -73,10 +74,11 @@ class Sandbox:
     def __init__(self, width: int, height: int, *, browser: str | None = None, scale: float = 1.0,
                  touch: bool = False, web_root: Path | None = None,
                  shell_timeout: float = 30.0, desktop: bool = False, refresh_hz: int = 60,
-                 limits: Limits | None = None, web_host: str | None = None):
+                 limits: Limits | None = None, web_host: str | None = None, page_channel: bool = False):
         self.width, self.height = width, height
         self.refresh_hz = refresh_hz
         self._browser_mode, self._scale, self._touch = browser, scale, touch
+        self._page_channel = page_channel
         self._web_root, self._shell_timeout, self._web_host = web_root, shell_timeout, web_host
         self.display: XvfbDisplay | None = None
         self.input: XTestInput | None = None
@@ -98,6 +100,19 @@ class Sandbox:
         #: the sentinel pressed after the reset's Escape (`dismiss_browser_dialogs`), left for a task
         #: whose set-up waits for it itself (`Task.waits_for_escape`); None once waited for
         self.unseen_escape: int | None = None
+
+    def _channel_listener(self):
+        """Makes the listening socket of the browser's page channel (`hybridgym.sandbox.channel`): on 127.0.0.1
+        in the jail's network namespace, where only its GUI programs are; the host's as a non-root user."""
+        if not self.jail.shares_host_network:
+            return lambda: self.jail.listen(0)
+
+        def listen():
+            s = socket.socket(socket.AF_INET, socket.SOCK_STREAM)
+            s.bind(("127.0.0.1", 0))
+            s.listen(16)
+            return s
+        return listen
 
     # -- lifetime ----------------------------------------------------------
     def start(self) -> "Sandbox":
@@ -147,7 +162,8 @@ class Sandbox:
                                                touch=self._touch,
                                                allowed_origins=(self.server.origin,) if self.server else (),
                                                extra_flags=self.server.browser_flags if self.server else (),
-                                               downloads=self.workspace.root / "Downloads").start()
+                                               downloads=self.workspace.root / "Downloads",
+                                               channel=self._channel_listener() if self._page_channel else None).start()
                 # the first window keeps animating its frame for a while: let it finish now
                 self.browser.load("about:blank")
                 self.capture.settle(quiet=0.5, max_wait=3.0)

@@ -1,0 +1,253 @@
+"""The page channel (`hybridgym.sandbox.channel`): a game page's WebSocket to the env's process.
+
+The server end against a real WebSocket peer (websockets' own client, standing in for the page), then the
+real thing: a game env whose steps go over it, what happens when the page drops it, and who can reach it."""
+
+from __future__ import annotations
+
+import ctypes
+import json
+import socket
+import threading
+import time
+
+import numpy as np
+import pytest
+from websockets.exceptions import InvalidStatus
+from websockets.sync.client import connect
+
+from hybridgym.sandbox.channel import ChannelError, PageChannel
+
+
+def _listen() -> socket.socket:
+    s = socket.socket(socket.AF_INET, socket.SOCK_STREAM)
+    s.bind(("127.0.0.1", 0))
+    s.listen(16)
+    return s
+
+
+class Peer:
+    """The page's end, in a thread: connects to the URL `pair` gives it and answers each call with `answer(arg)`
+    -> list of messages to send (so a test can make it answer wrongly)."""
+
+    def __init__(self, answer):
+        self.answer, self.url, self.conn, self.error = answer, None, None, None
+
+    def evaluate(self, function: str, arg):
+        self.url = arg[0]
+        opened = threading.Event()
+
+        def run():
+            try:
+                with connect(self.url, compression=None) as ws:
+                    self.conn = ws
+                    opened.set()
+                    for raw in ws:
+                        m = json.loads(raw)
+                        for out in self.answer(m["seq"], m["arg"]):
+                            ws.send(out)
+            except Exception as e:  # noqa: BLE001 - the test reads it
+                self.error = e
+                opened.set()
+        threading.Thread(target=run, daemon=True).start()
+        opened.wait(5)
+        return self.conn is not None
+
+
+def _echo(seq, arg):
+    if arg == "bytes":
+        return [json.dumps({"seq": seq, "value": {"bytes": 3}}), b"abc"]
+    return [json.dumps({"seq": seq, "value": {"echo": arg}})]
+
+
+@pytest.fixture
+def channel():
+    ch = PageChannel(_listen)
+    yield ch
+    ch.close()
+
+
+def test_a_paired_page_answers_calls_with_json_and_bytes(channel):
+    peer = Peer(_echo)
+    assert channel.pair(peer.evaluate, "async (m) => m", key="k")
+    assert channel.paired and channel.key == "k"
+    assert channel.call([1, 2], 5) == ({"echo": [1, 2]}, None)
+    assert channel.call("bytes", 5) == ({"bytes": 3}, b"abc")
+    assert channel.answered == 2
+
+
+def test_a_connection_without_the_secret_is_refused(channel):
+    url = f"ws://127.0.0.1:{channel.port}"
+    with pytest.raises(InvalidStatus, match="403"):   # nothing is being paired
+        connect(url + "/", open_timeout=5)
+    seen = {}
+
+    def evaluate(function, arg):   # while a pairing is open: a wrong secret, then the page's own
+        with pytest.raises(InvalidStatus, match="403"):
+            connect(url + "/" + "A" * 22, open_timeout=5)
+        seen["secret"] = arg[0]
+        return Peer(_echo).evaluate(function, arg)
+    assert channel.pair(evaluate, "async (m) => m")
+    with pytest.raises(InvalidStatus, match="403"):   # the secret served once
+        connect(seen["secret"], open_timeout=5)
+    assert channel.call(7, 5) == ({"echo": 7}, None)
+
+
+@pytest.mark.parametrize("bad", ["out_of_turn", "wrong_size", "error", "binary_head", "silent"])
+def test_a_wrong_answer_drops_the_channel(channel, bad):
+    def answer(seq, arg):
+        return {"out_of_turn": [json.dumps({"seq": seq + 5, "value": 1})],
+                "wrong_size": [json.dumps({"seq": seq, "value": {"bytes": 10}}), b"abc"],
+                "error": [json.dumps({"seq": seq, "error": "TypeError: x"})],
+                "binary_head": [b"\x00" * 8],
+                "silent": []}[bad]
+    assert channel.pair(Peer(answer).evaluate, "async (m) => m")
+    with pytest.raises(ChannelError):
+        channel.call(1, 0.5)
+    assert not channel.paired
+    with pytest.raises(ChannelError, match="not paired"):
+        channel.call(1, 0.5)
+
+
+def test_a_page_that_never_connects_leaves_it_unpaired(channel):
+    t = time.monotonic()
+    assert not channel.pair(lambda f, a: False, "async (m) => m")
+    assert not channel.pair(lambda f, a: (_ for _ in ()).throw(RuntimeError("page gone")), "async (m) => m")
+    assert time.monotonic() - t < 2 and not channel.paired
+
+
+def test_close_ends_the_server():
+    ch = PageChannel(_listen)
+    port = ch.port
+    assert ch.pair(Peer(_echo).evaluate, "async (m) => m")
+    ch.close()
+    assert not ch.paired
+    with pytest.raises(OSError):
+        socket.create_connection(("127.0.0.1", port), timeout=2)
+    assert not ch._thread.is_alive()
+
+
+# -- the real thing ---------------------------------------------------------------------------------------
+
+def _screen(sb):
+    sb.browser.wait_real_frame()
+    return sb.capture.settle(quiet=0.1, max_wait=2.0)[0]
+
+
+def test_game_steps_go_over_the_channel_and_it_comes_back_after_the_page_drops_it(suite_env):
+    env = suite_env("game")
+    obs, _ = env.reset(seed=3, options={"task": "game.snake-v0"})
+    sb = env.unwrapped.sandbox
+    ch = sb.browser._channel
+    assert ch is not None and ch.paired
+    before = ch.answered
+    for key in ["up", "right", "right"]:
+        obs, *_ = env.step({"action_type": "hotkey", "keys": [key]})
+    assert ch.answered == before + 3
+    assert np.array_equal(_screen(sb), obs["screenshot"])
+    # the page closes its end: the next steps read the right picture (through Playwright while the close is
+    # on its way, then on a new pairing)
+    sb.browser.page.evaluate("window.__hybridgymChannel.close()")
+    for key in ["down", "down"]:
+        obs, *_ = env.step({"action_type": "hotkey", "keys": [key]})
+        assert np.array_equal(_screen(sb), obs["screenshot"])
+    assert ch.paired
+    # a new episode is a new document: its own pairing
+    env.reset(seed=4)
+    assert ch.paired
+    n = ch.answered
+    env.step({"action_type": "hotkey", "keys": ["left"]})
+    assert ch.answered == n + 1
+
+
+def test_the_same_steps_give_the_same_pictures_with_and_without_the_channel(suite_env):
+    env = suite_env("game")
+    sb = env.unwrapped.sandbox
+    keys = ["up", "right", "right", "down", "down", "left", "up", "space"]
+    runs = []
+    for off in (False, True):
+        obs, _ = env.reset(seed=8, options={"task": "game.breakout-v0"})
+        ch = sb.browser._channel
+        if off:   # through Playwright, as before the channel
+            sb.browser._channel = None
+        try:
+            pics = [obs["screenshot"]]
+            for k in keys:
+                pics.append(env.step({"action_type": "hotkey", "keys": [k]})[0]["screenshot"])
+        finally:
+            sb.browser._channel = ch
+        runs.append(pics)
+    assert all(np.array_equal(a, b) for a, b in zip(*runs))
+    assert len({p.tobytes() for p in runs[0]}) > 1   # the game moved
+
+
+def _connect_in_netns(jail, url: str):
+    """Open a WebSocket to `url` from inside `jail`'s network namespace (as the env's GUI programs would)."""
+    out = {}
+
+    def body():
+        libc = ctypes.CDLL(None, use_errno=True)
+        if jail._netns_fd is not None and libc.setns(jail._netns_fd, 0x40000000) != 0:
+            out["error"] = OSError(ctypes.get_errno(), "setns")
+            return
+        try:
+            with connect(url, open_timeout=5):
+                out["ok"] = True
+        except Exception as e:  # noqa: BLE001
+            out["error"] = e
+    t = threading.Thread(target=body)
+    t.start()
+    t.join(10)
+    return out
+
+
+def test_who_can_reach_the_channel(suite_env):
+    env = suite_env("game")
+    env.reset(seed=1, options={"task": "game.snake-v0"})
+    sb = env.unwrapped.sandbox
+    port = sb.browser._channel.port
+    # from where the page is, without the secret: refused at the handshake
+    got = _connect_in_netns(sb.jail, f"ws://127.0.0.1:{port}/")
+    assert isinstance(got.get("error"), InvalidStatus) and "403" in str(got["error"])
+    # the agent's programs (the SDK shell) have no network at all: not even a TCP connection
+    probe = ("python3 -c \"import socket; socket.create_connection(('127.0.0.1', %d), timeout=2); print('REACHED')\""
+             % port)
+    res = sb.shell.run(probe, timeout=20)
+    assert "REACHED" not in res.output and res.exit_code != 0, res.output
+    # and the steps still go over it
+    n = sb.browser._channel.answered
+    env.step({"action_type": "hotkey", "keys": ["up"]})
+    assert sb.browser._channel.answered == n + 1
+
+
+# the agent's WebSocket handshake at `path`, from its terminal: prints the server's status line
+_HANDSHAKE = ("python3 -c \"import socket; s = socket.create_connection(('127.0.0.1', %d), timeout=3); "
+              "s.sendall(b'GET %s HTTP/1.1\\r\\nHost: 127.0.0.1\\r\\nUpgrade: websocket\\r\\nConnection: Upgrade\\r\\n"
+              "Sec-WebSocket-Key: dGhlIHNhbXBsZSBub25jZQ==\\r\\nSec-WebSocket-Version: 13\\r\\n\\r\\n'); "
+              "print('STATUS', s.recv(200).split(b'\\r\\n')[0].decode())\"")
+
+
+def test_an_agent_with_a_network_shell_cannot_use_the_channel(monkeypatch):
+    """The worst case: a game task whose SDK terminal joins the env's network (no game task does). Through
+    `env.step`, the agent connects to the channel's port and asks for the handshake at guessed paths."""
+    import gymnasium as gym
+
+    from hybridgym.tasks.game import GAME_TASKS
+    task = GAME_TASKS["snake"]
+    monkeypatch.setattr(task, "sdk", True)
+    monkeypatch.setattr(task, "sdk_network", True)
+    env = gym.make("hybridgym/game.snake-v0")
+    try:
+        env.reset(seed=2)
+        ch = env.unwrapped.sandbox.browser._channel
+        if env.unwrapped.sandbox.jail.shares_host_network:
+            pytest.skip("as a non-root user the jail has no network namespace of its own")
+        for path in ["/", "/" + "A" * 22, "/..%2f"]:
+            obs, _, term, trunc, info = env.step({"action_type": "terminal", "command": _HANDSHAKE % (ch.port, path)})
+            assert not (term or trunc)
+            assert "STATUS HTTP/1.1 403" in obs["sdk_output"], obs["sdk_output"]
+        n = ch.answered
+        obs, *_ = env.step({"action_type": "hotkey", "keys": ["up"]})
+        assert ch.paired and ch.answered == n + 1   # the env's own steps go on over it
+    finally:
+        env.close()
