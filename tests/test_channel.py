@@ -162,11 +162,11 @@ def test_game_steps_go_over_the_channel_and_it_comes_back_after_the_page_drops_i
 
 def test_the_same_steps_give_the_same_pictures_with_and_without_the_channel(suite_env):
     env = suite_env("game")
-    sb = env.unwrapped.sandbox
     keys = ["up", "right", "right", "down", "down", "left", "up", "space"]
     runs = []
     for off in (False, True):
         obs, _ = env.reset(seed=8, options={"task": "game.breakout-v0"})
+        sb = env.unwrapped.sandbox
         ch = sb.browser._channel
         if off:   # through Playwright, as before the channel
             sb.browser._channel = None
@@ -177,7 +177,8 @@ def test_the_same_steps_give_the_same_pictures_with_and_without_the_channel(suit
         finally:
             sb.browser._channel = ch
         runs.append(pics)
-    assert all(np.array_equal(a, b) for a, b in zip(*runs))
+    differ = [i for i, (a, b) in enumerate(zip(*runs)) if not np.array_equal(a, b)]
+    assert not differ, f"steps {differ} differ (0: the reset's picture)"
     assert len({p.tobytes() for p in runs[0]}) > 1   # the game moved
 
 
@@ -249,5 +250,34 @@ def test_an_agent_with_a_network_shell_cannot_use_the_channel(monkeypatch):
         n = ch.answered
         obs, *_ = env.step({"action_type": "hotkey", "keys": ["up"]})
         assert ch.paired and ch.answered == n + 1   # the env's own steps go on over it
+    finally:
+        env.close()
+
+
+def test_a_dead_chromium_is_noticed_although_its_page_may_still_answer_on_the_channel():
+    """Chromium's page and network service outlive its browser process for a moment and can still answer on the
+    channel: the step must not take that answer for a live browser (it would go on with a dead sandbox)."""
+    import os
+    import signal
+
+    import gymnasium as gym
+    env = gym.make("hybridgym/game.snake-v0")
+    try:
+        env.reset(seed=0)
+        browser = env.unwrapped.sandbox.browser
+        env.step({"action_type": "wait", "seconds": 0})
+        assert browser._channel.paired and len(browser._lifelines) == 2
+        # this process's own driver and Chromium (another env's, or a Ray worker's, would be watched in vain)
+        from hybridgym.sandbox.processes import children, descendants, has_mark
+        driver, chromium = browser._lifelines
+        assert driver in children(os.getpid()) and chromium in descendants(driver)
+        assert has_mark(chromium, "DISPLAY", env.unwrapped.sandbox.display.name)
+        os.kill(browser._lifelines[1], signal.SIGKILL)
+        _, _, term, trunc, info = env.step({"action_type": "wait", "seconds": 0})
+        assert trunc and "browser died" in info.get("error", ""), info
+        env.reset(seed=1)   # a new sandbox, its own channel
+        n = env.unwrapped.sandbox.browser._channel.answered
+        env.step({"action_type": "hotkey", "keys": ["up"]})
+        assert env.unwrapped.sandbox.browser._channel.answered == n + 1
     finally:
         env.close()

@@ -24,7 +24,7 @@ from playwright.sync_api import sync_playwright
 
 from . import canvas
 from .channel import ChannelError, PageChannel
-from .processes import require
+from .processes import children, cmdline, descendants, has_mark, is_dying, require
 
 CHROMIUM = os.environ.get("HYBRIDGYM_CHROMIUM", "/usr/bin/chromium")
 BASE_FLAGS = [
@@ -292,6 +292,7 @@ class ChromiumBrowser:
         self._picture_page = None
         self._listen = channel
         self._channel: PageChannel | None = None   # the game step's WebSocket (`canvas_frame`)
+        self._lifelines: tuple[int, ...] = ()      # the driver's and Chromium's pids (`_channel_alive`)
 
     def start(self) -> "ChromiumBrowser":
         require(self.executable, "the browser of the browser, MiniWoB, phone and game suites")
@@ -323,7 +324,30 @@ class ChromiumBrowser:
                 self._channel.close()
                 self._channel = None
             raise
+        if self._channel is not None:
+            self._lifelines = self._find_lifelines()
+            if not self._lifelines:   # without them a dead browser could go unnoticed: no channel
+                self._channel.close()
+                self._channel = None
         return self
+
+    def _find_lifelines(self) -> tuple[int, ...]:
+        """The pids of this process's Playwright driver (its child) and of this browser's Chromium browser
+        process (the driver's descendant that draws on this display), or () when they are not both found."""
+        display = self._env.get("DISPLAY")
+        drivers = [p for p in children(os.getpid()) if "/playwright/driver/" in cmdline(p)]
+        if len(drivers) != 1 or display is None:
+            return ()
+        chromium = [p for p in sorted(descendants(drivers[0])) if "--type=" not in cmdline(p)
+                    and "chrom" in os.path.basename(cmdline(p).split(" ", 1)[0]) and "crashpad" not in cmdline(p)
+                    and has_mark(p, "DISPLAY", display)]
+        return (drivers[0], chromium[0]) if chromium else ()
+
+    def _channel_alive(self) -> bool:
+        """Whether the driver and Chromium's browser process still run (and are not being killed). A page may
+        answer on the channel for a moment after they died (its renderer and the network service outlive them
+        briefly), so an answer there does not show the browser alive as an answer through Playwright does."""
+        return not any(is_dying(p) for p in self._lifelines)
 
     def is_alive(self, deep: bool = True) -> bool:
         """A round trip to the page (about a millisecond): False once Chromium is gone.
@@ -723,6 +747,8 @@ class ChromiumBrowser:
             if "ConnectionClosed" in str(e):   # the document went away before it answered: it did none of it
                 return False, None, None
             raise PlaywrightError(f"the game page's step failed: {e}") from None
+        if not self._channel_alive():   # not made again through Playwright: the page may have moved its clock
+            raise PlaywrightError("the browser died (its driver or its browser process is gone)")
         b = value["b"]
         if b is not None and b[1] is not None:
             self._doc, self._sentinels = b[1], max(int(b[2]), 0)

@@ -109,6 +109,30 @@ def is_gone(pid: int) -> bool:
     return st is None or st[0] == "Z"
 
 
+#: SIGKILL's bit in /proc's signal masks, and PF_EXITING in /proc/<pid>/stat's flags (the process is in its exit)
+_SIGKILL_BIT = 1 << (signal.SIGKILL - 1)
+_PF_EXITING = 0x4
+
+
+def is_dying(pid: int) -> bool:
+    """Whether a process has exited or is on its way out: gone, a zombie, in its exit, or with a SIGKILL
+    pending. `kill` returns before the process is gone, and a loaded machine may not run its exit for a while:
+    `is_gone` is False all that time."""
+    try:
+        with open(f"/proc/{pid}/stat") as f:
+            stat = f.read()
+        fields = stat[stat.rindex(")") + 2:].split()
+        if fields[0] in ("Z", "X", "x") or int(fields[6]) & _PF_EXITING:
+            return True
+        with open(f"/proc/{pid}/status") as f:
+            for line in f:
+                if line.startswith(("SigPnd:", "ShdPnd:")) and int(line.split()[1], 16) & _SIGKILL_BIT:
+                    return True
+    except (OSError, ValueError, IndexError):
+        return True
+    return False
+
+
 def children(pid: int) -> list[int]:
     """Live child processes of `pid`."""
     out = []
