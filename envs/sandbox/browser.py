@@ -338,9 +338,9 @@ class ChromiumBrowser:
         drivers = [p for p in children(os.getpid()) if "/playwright/driver/" in cmdline(p)]
         if len(drivers) != 1 or display is None:
             return ()
-        chromium = [p for p in sorted(descendants(drivers[0])) if "--type=" not in cmdline(p)
-                    and "chrom" in os.path.basename(cmdline(p).split(" ", 1)[0]) and "crashpad" not in cmdline(p)
-                    and has_mark(p, "DISPLAY", display)]
+        lines = {p: cmdline(p) for p in sorted(descendants(drivers[0]))}
+        chromium = [p for p, line in lines.items() if "--type=" not in line and "crashpad" not in line
+                    and "chrom" in os.path.basename(line.split(" ", 1)[0]) and has_mark(p, "DISPLAY", display)]
         return (drivers[0], chromium[0]) if chromium else ()
 
     def _channel_alive(self) -> bool:
@@ -744,7 +744,7 @@ class ChromiumBrowser:
         try:
             value, raw = ch.call([self._doc, n, self.FLUSH_FRAMES, args + [True]], self.CHANNEL_TIMEOUT_S)
         except ChannelError as e:
-            if "ConnectionClosed" in str(e):   # the document went away before it answered: it did none of it
+            if e.closed:   # the document went away before it answered: it did none of it
                 return False, None, None
             raise PlaywrightError(f"the game page's step failed: {e}") from None
         if not self._channel_alive():   # not made again through Playwright: the page may have moved its clock

@@ -31,7 +31,7 @@ import socket
 import threading
 from typing import Callable
 
-from websockets.exceptions import WebSocketException
+from websockets.exceptions import ConnectionClosed, WebSocketException
 from websockets.http11 import Response
 from websockets.protocol import State
 from websockets.sync.server import Server, ServerConnection, serve
@@ -45,7 +45,11 @@ MAX_MESSAGE = 32 * 2 ** 20
 
 
 class ChannelError(Exception):
-    """The channel could not make the call (the caller makes it through Playwright instead)."""
+    """The channel could not make the call. `closed`: the page's end closed first (its document went away)."""
+
+    def __init__(self, message: str, closed: bool = False):
+        super().__init__(message)
+        self.closed = closed
 
 
 # `connect(url, step)`: the page's end. `step(message)` is the caller's async function; its answer goes back
@@ -57,7 +61,6 @@ PAGE_JS = """([url, step]) => new Promise((resolve) => {
   const ws = new WebSocket(url);
   ws.binaryType = 'arraybuffer';
   window.__hybridgymChannel = ws;
-  const run = step;
   ws.onopen = () => resolve(true);
   ws.onerror = () => resolve(false);
   ws.onclose = () => { if (window.__hybridgymChannel === ws) window.__hybridgymChannel = null; resolve(false); };
@@ -65,7 +68,7 @@ PAGE_JS = """([url, step]) => new Promise((resolve) => {
     let m = null;
     try {
       m = JSON.parse(e.data);
-      const value = await run(m.arg);
+      const value = await step(m.arg);
       const bytes = value && value.bytes instanceof Uint8Array ? value.bytes : null;
       if (bytes) value.bytes = bytes.length;
       ws.send(JSON.stringify({seq: m.seq, value}));
@@ -112,18 +115,20 @@ class PageChannel:
         return conn is not None and conn.protocol.state is State.OPEN
 
     # -- the server's side (its threads) ---------------------------------------------------------------
+    def _asks_secret(self, request) -> bool:
+        """Whether a handshake asks for the path of the pairing under way (call with the lock held)."""
+        return (self._secret is not None and request is not None
+                and hmac.compare_digest(request.path.encode(), f"/{self._secret}".encode()))
+
     def _check(self, conn: ServerConnection, request) -> Response | None:
         with self._lock:
-            want = self._secret
-        if want is None or not hmac.compare_digest(request.path.encode(), f"/{want}".encode()):
-            return conn.respond(403, "")
-        return None
+            ok = self._asks_secret(request)
+        return None if ok else conn.respond(403, "")
 
     def _handle(self, conn: ServerConnection) -> None:
         with self._lock:
             # the secret is good for one connection: a second one with it (there is none) is refused
-            if self._secret is None or conn.request is None or not hmac.compare_digest(
-                    conn.request.path.encode(), f"/{self._secret}".encode()):
+            if not self._asks_secret(conn.request):
                 return
             self._secret = None
             self._drop_locked()
@@ -188,7 +193,7 @@ class PageChannel:
             raise
         except (WebSocketException, TimeoutError, OSError, ValueError, RuntimeError) as e:
             self.drop()
-            raise ChannelError(f"{type(e).__name__}: {e}") from None
+            raise ChannelError(f"{type(e).__name__}: {e}", closed=isinstance(e, ConnectionClosed)) from None
 
     def drop(self) -> None:
         """Forget the paired connection (the page's end closes)."""
