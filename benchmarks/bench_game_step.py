@@ -6,10 +6,13 @@ after issue 21's changes, interleaved in one run, with the frames of the variant
 - `playwright`: one round trip through Playwright (`ChromiumBrowser.canvas_frame(after_input=)`), only the
   tiles that changed (`hybridgym.sandbox.canvas`), and the clock's yields as microtasks
   (`ChromiumBrowser._CLOCK_JS`);
-- `after` (the code as it is): the same call on the page's channel (`hybridgym.sandbox.channel`: a WebSocket
-  from the page to the env's process, the tiles as raw bytes) instead of through Playwright's driver.
+- `after` (the code as it is, the default X input): the same call on the page's channel
+  (`hybridgym.sandbox.channel`: a WebSocket from the page to the env's process, the tiles as raw bytes) instead
+  of through Playwright's driver;
+- `page` (the code as it is, `input="page"`): the step's keys and clicks dispatched by the page itself in that
+  call (`hybridgym.sandbox.pageinput`), with no X input and no input barrier.
 
-All three run in a game's Chromium as the code launches it (`DeferRendererTasksAfterInput` off).
+All four run in a game's Chromium as the code launches it (`DeferRendererTasksAfterInput` off).
 
 The `before` variant is rebuilt here from the code as it is (the same JavaScript with the old clock call, the
 old two calls, a read that never has a base picture). Each game plays `--steps` steps from seed 0 (an episode
@@ -57,7 +60,7 @@ def as_before(browser: ChromiumBrowser) -> None:
 
 
 def play(task_id: str, variant: str, steps: int) -> dict:
-    env = gym.make(f"hybridgym/{task_id}", max_steps=10 ** 6)
+    env = gym.make(f"hybridgym/{task_id}", max_steps=10 ** 6, input="page" if variant == "page" else "x")
     try:
         obs, info = env.reset(seed=0)
         browser = env.unwrapped.sandbox.browser
@@ -100,7 +103,7 @@ def main() -> None:
               "method": __doc__.split("\n\n")[1].replace("\n", " "), "games": {}}
     for g in games:
         task = GAME_TASKS[g]
-        runs = {"before": [], "playwright": [], "after": []}
+        runs = {"before": [], "playwright": [], "after": [], "page": []}
         for _ in range(a.rounds):
             for variant in runs:
                 runs[variant].append(play(task.id, variant, a.steps))
@@ -109,11 +112,12 @@ def main() -> None:
             row[f"{variant}_ms"] = round(statistics.median(t for r in rr for t in r["times"]), 1)
         row["speedup"] = round(row["before_ms"] / row["after_ms"], 2)
         row["speedup_over_playwright"] = round(row["playwright_ms"] / row["after_ms"], 2)
+        row["page_speedup_over_after"] = round(row["after_ms"] / row["page_ms"], 2)
         row["frames_identical"] = len({tuple(r["hashes"]) for rr in runs.values() for r in rr}) == 1
         result["games"][g] = row
         print(g, row, flush=True)
     rows = result["games"].values()
-    result["median_over_games"] = {k: round(statistics.median(r[k] for r in rows), 1) for k in ("before_ms", "playwright_ms", "after_ms")}
+    result["median_over_games"] = {k: round(statistics.median(r[k] for r in rows), 1) for k in ("before_ms", "playwright_ms", "after_ms", "page_ms")}
     result["all_frames_identical"] = all(r["frames_identical"] for r in rows)
     result["machine"]["loadavg_after"] = os.getloadavg()
     a.out.parent.mkdir(parents=True, exist_ok=True)

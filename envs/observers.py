@@ -25,7 +25,8 @@ from typing import Any
 import numpy as np
 
 from .actions import model as A
-from .sandbox.actuators import points_of
+from .sandbox.actuators import XActuator, points_of
+from .sandbox.pageinput import PageInput
 
 
 @dataclass
@@ -289,37 +290,58 @@ class CanvasClock(Observer):
     under load) up to 50 ms for the screen to differ, then for quiet. The clock never moves
     before the page has the step's input (`ChromiumBrowser.canvas_frame(after_input=)`, one round trip). `wait(seconds)`
     advances the game clock by that much (at most 60 s) instead of sleeping.
+
+    `input`: "x" (real X input, the default) or "page": the step's keys and clicks become DOM events that the
+    page dispatches itself in the step's call, with no X input and no input barrier
+    (`hybridgym.sandbox.pageinput`; the sandbox's actuator is then one of `PageInput`).
     """
 
-    def __init__(self, max_wait_s: float = 10.0, step_ms: int | None = None):
+    INPUTS = ("x", "page")
+
+    def __init__(self, max_wait_s: float = 10.0, step_ms: int | None = None, input: str = "x"):
         super().__init__(max_wait_s)
         if step_ms is not None and not 1 <= int(step_ms) <= 600_000:
             raise ValueError(f"step_ms must be 1..600000 ms of game time, got {step_ms}")
+        if input not in self.INPUTS:
+            raise ValueError(f"input must be one of {list(self.INPUTS)}, got {input!r}")
         self.step_ms = None if step_ms is None else int(step_ms)
+        self.input = input
+        self.page_input: PageInput | None = None
         self.draws = -1
 
     def bind(self, sb) -> None:
         super().bind(sb)
         self.draws = -1
+        if self.input == "page":   # the actions' events go to the page with the step's call
+            self.page_input = PageInput(sb.browser.to_page, (sb.width - 1, sb.height - 1))
+            sb.actuator = XActuator(self.page_input, (sb.width, sb.height))
 
     def wait(self, sb, seconds: float) -> None:
         ms = max(0.0, min(float(seconds), 60.0)) * 1000
         if ms > 0:   # keys sent before the wait must act before the game time it skips
-            sb.browser.flush_input(sb.input)
+            if self.page_input is not None:
+                sb.browser.dispatch_input(self.page_input.take())
+            else:
+                sb.browser.flush_input(sb.input)
             sb.browser.advance_clock(ms)
 
     def first(self, sb, task) -> StepReport:
+        if self.page_input is not None:   # a new page: nothing held, the pointer where the env parks X's
+            self.page_input.reset()
         return self._read(sb, task, first=True, advance_ms=0)
 
     def step(self, sb, task, actions) -> StepReport:
+        if self.page_input is not None:
+            return self._read(sb, task, first=False, advance_ms=self.step_ms or task.step_ms,
+                              events=self.page_input.take())
         sent = any(a.channel == "gui" for a in actions)   # the clock moves once the page has the input
         return self._read(sb, task, first=False, advance_ms=self.step_ms or task.step_ms,
                           after_input=sb.input if sent else None)
 
-    def _read(self, sb, task, first: bool, advance_ms: int, after_input=None) -> StepReport:
+    def _read(self, sb, task, first: bool, advance_ms: int, after_input=None, events=None) -> StepReport:
         browser = sb.browser
         frame, draws, probed = browser.canvas_frame(-1 if first else self.draws, task.probe or "null",
-                                                    advance_ms=advance_ms, after_input=after_input)
+                                                    advance_ms=advance_ms, after_input=after_input, events=events)
         if frame is not None:
             self._keep(frame, None)
         elif not first and draws == self.draws:

@@ -62,6 +62,7 @@ SUITE_SPECS: dict[str, Suite] = {s.name: s for s in (
           {"browser": "app", "scale": 2.0, "touch": True, "web_root": ASSETS / "phone", "refresh_hz": 240},
           PhoneIdle, summary="a phone shell with ten apps, touch input"),
     Suite("game", "hybridgym/Game-v0", "hybridgym.game:GameEnv", (800, 600), "computer",
-          {"browser": "app", "web_root": ASSETS / "games", "page_channel": True}, CanvasClock, deterministic=True, options=("step_ms",),
+          {"browser": "app", "web_root": ASSETS / "games", "page_channel": True}, CanvasClock, deterministic=True,
+          options=("step_ms", "input"),
           summary="HTML5 games on a virtual clock"),
 )}

@@ -24,6 +24,7 @@ from playwright.sync_api import sync_playwright
 
 from . import canvas
 from .channel import ChannelError, PageChannel
+from .pageinput import PAGE_INPUT_JS
 from .processes import children, cmdline, descendants, has_mark, is_dying, require
 
 CHROMIUM = os.environ.get("HYBRIDGYM_CHROMIUM", "/usr/bin/chromium")
@@ -636,6 +637,11 @@ class ChromiumBrowser:
             raise PlaywrightError(str((d.get("exception") or {}).get("description") or d.get("text") or d))
         return out["result"].get("value")
 
+    def dispatch_input(self, events: list[dict]) -> None:
+        """Have the page dispatch `events` (`pageinput.PageInput.take()`) itself, in one round trip."""
+        if events:
+            self.evaluate_cdp(f"(ev) => ({PAGE_INPUT_JS})(ev)", events)
+
     def send_sentinel(self, xinput) -> int:
         """Press Pause through X, the input barrier's sentinel (`flush_input` in two halves:
         this, then `sentinel_seen`, with other work in between); returns its number."""
@@ -676,12 +682,13 @@ class ChromiumBrowser:
     }""".replace("READ_CANVAS", canvas.READ_CANVAS_JS).replace("CLOCK", _CLOCK_JS)
 
     def canvas_frame(self, last_draws: int, data: str = "null", *, advance_ms: float = 0,
-                     after_input=None) -> tuple[np.ndarray | None, int, object]:
+                     after_input=None, events: list[dict] | None = None) -> tuple[np.ndarray | None, int, object]:
         """A game page's picture read from its canvas, in one round trip: (frame or None, draw count, data).
 
         With `after_input` (the sandbox's X input), the page first receives every X input event sent
         before this call (as `flush_input`, in the same round trip: the read runs once the page saw the
         sentinel; input late on a loaded machine is waited for again before the clock moves).
+        With `events` (`pageinput.PageInput.take()`), the page first dispatches them itself, in the same call.
         With `advance_ms`, the fake clock is then advanced by that much (as `advance_clock`).
         Sets the page to draw once per env step (see `hgKit.paint` in assets/games/_kit.js) and
         draws what is due. The frame is None when the page has not drawn since `last_draws`, or
@@ -697,12 +704,15 @@ class ChromiumBrowser:
         fn = self._CANVAS_FRAME_JS % data
         args = [last_draws, self.mode == "app", max(0, int(advance_ms)), self._picture.base(), self._picture.next_id()]
         n = self.send_sentinel(after_input) if after_input is not None else None
+        events = events or None
         if self._channel is not None:
-            done, out, raw = self._canvas_frame_by_channel(fn, args, n)
+            done, out, raw = self._canvas_frame_by_channel(fn, args, n, events)
             if done:
                 return self._canvas_answer(out, raw)
         out = None
-        if n is not None:   # `b` is the barrier's answer: the read only once the page saw the input
+        if events is not None:   # the page's own input, then the read, in one call
+            out = self.evaluate_cdp(f"([ev, a]) => {{ ({PAGE_INPUT_JS})(ev); return ({fn})(a); }}", [events, args + [False]])
+        elif n is not None:   # `b` is the barrier's answer: the read only once the page saw the input
             seen, out = self.barrier(n, self.FLUSH_FRAMES, then=f"b[0] === false ? null : ({fn})({json.dumps(args + [False])})")
             if seen is False:
                 self._late_input(n, self.FLUSH_FRAMES)
@@ -721,7 +731,8 @@ class ChromiumBrowser:
 
     # the page's end of a `canvas_frame` call on the channel: [doc, n, frames, args] -> {b, out, bytes}: the
     # barrier's answer (none without a sentinel `n`), then the read unless the page did not see the input
-    _CHANNEL_STEP_JS = """async ([doc, n, frames, args]) => {
+    _CHANNEL_STEP_JS = """(dispatch => async ([doc, n, frames, args, events]) => {
+      if (events) dispatch(events);
       let b = null;
       if (n !== null) {
         b = await (window.__hybridgymBarrier ? window.__hybridgymBarrier(doc, n, frames, false) : Promise.resolve([null, null, -1]));
@@ -731,9 +742,10 @@ class ChromiumBrowser:
       let bytes = null;
       if (out.pic && out.pic.bytes) { bytes = out.pic.bytes; out.pic.bytes = true; }
       return {b, out, bytes};
-    }"""
+    })(PAGE_INPUT)""".replace("PAGE_INPUT", PAGE_INPUT_JS)
 
-    def _canvas_frame_by_channel(self, fn: str, args: list, n: int | None) -> tuple[bool, dict | None, bytes | None]:
+    def _canvas_frame_by_channel(self, fn: str, args: list, n: int | None,
+                                 events: list[dict] | None = None) -> tuple[bool, dict | None, bytes | None]:
         """`canvas_frame`'s call on the channel: (done, the page's answer, its bytes). Not done (the caller makes
         the call through Playwright) when the channel cannot be paired, or the page went away with the call."""
         ch = self._channel
@@ -742,7 +754,7 @@ class ChromiumBrowser:
             if not ch.pair(self.evaluate_cdp, self._CHANNEL_STEP_JS.replace("FN", fn), key):
                 return False, None, None
         try:
-            value, raw = ch.call([self._doc, n, self.FLUSH_FRAMES, args + [True]], self.CHANNEL_TIMEOUT_S)
+            value, raw = ch.call([self._doc, n, self.FLUSH_FRAMES, args + [True], events], self.CHANNEL_TIMEOUT_S)
         except ChannelError as e:
             if e.closed:   # the document went away before it answered: it did none of it
                 return False, None, None

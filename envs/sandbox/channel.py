@@ -1,9 +1,10 @@
 """A WebSocket from a page to this process: a game step's call and its picture without Playwright's driver.
 
 A call through Playwright goes Python -> the driver (node) -> Chromium's browser process -> the renderer and
-back, and a picture crosses it as base64 in JSON. Here the page opens a WebSocket to a server in this process
-and the call goes Python -> the renderer (through Chromium's network service) and back, with the picture as
-raw bytes. Measured on a game step (`benchmarks/bench_game_step.py`).
+back, and a picture crosses it as base64 in JSON. Here a shared worker of the page opens a WebSocket to a server
+in this process and the call goes Python -> the worker (through Chromium's network service) -> the page and
+back, with the picture as raw bytes. A shared worker because Playwright watches a page's own WebSockets (see
+`PAGE_JS`). Measured on a game step (`benchmarks/bench_game_step.py`).
 
 Who can reach the server (the trust model, docs/security.md):
 - it listens on 127.0.0.1 in the env's own network namespace (`Jail.listen`), where only the env's GUI
@@ -52,31 +53,47 @@ class ChannelError(Exception):
         self.closed = closed
 
 
-# `connect(url, step)`: the page's end. `step(message)` is the caller's async function; its answer goes back
-# as one text message (JSON: {seq, value}) and, when the value has a `bytes` field (a Uint8Array), that many
-# bytes in one binary message after it. An error in `step` answers {seq, error}.
+# `connect(url, step)`: the page's end. The WebSocket lives in a shared worker of the page's own (a blob of this
+# script), which relays its messages to the page over a MessagePort: Playwright reports every frame of a page's
+# (or a dedicated worker's) WebSocket to its client (Chromium copies it to DevTools as base64, the driver passes
+# it on, the client decodes it), which cost a game step with tiles about 1 ms and the machine's CPU besides;
+# it leaves shared workers alone. `step(message)` is the caller's async function; its answer goes back as one
+# text message (JSON: {seq, value}) and, when the value has a `bytes` field (a Uint8Array), that many bytes in
+# one binary message after it (moved to the worker, not copied). An error in `step` answers {seq, error}.
+# `window.__hybridgymChannel.close()` closes the socket (the worker ends with it, or with the page).
 PAGE_JS = """([url, step]) => new Promise((resolve) => {
   const old = window.__hybridgymChannel;
-  if (old) { old.onclose = null; try { old.close(); } catch (e) {} }
-  const ws = new WebSocket(url);
-  ws.binaryType = 'arraybuffer';
-  window.__hybridgymChannel = ws;
-  ws.onopen = () => resolve(true);
-  ws.onerror = () => resolve(false);
-  ws.onclose = () => { if (window.__hybridgymChannel === ws) window.__hybridgymChannel = null; resolve(false); };
-  ws.onmessage = async (e) => {
+  if (old) { try { old.close(); } catch (e) {} }
+  const src = 'onconnect = (ev) => { const port = ev.ports[0], ws = new WebSocket(' + JSON.stringify(url) + ');'
+    + " ws.binaryType = 'arraybuffer';"
+    + ' ws.onopen = () => port.postMessage({open: true}); ws.onerror = () => port.postMessage({open: false});'
+    + ' ws.onclose = () => { port.postMessage({closed: true}); close(); };'
+    + ' ws.onmessage = (e) => port.postMessage({data: e.data});'
+    + " port.onmessage = (e) => { if (e.data === 'close') { ws.close(); close(); } else for (const m of e.data) ws.send(m); };"
+    + ' };';
+  const blob = URL.createObjectURL(new Blob([src], {type: 'text/javascript'}));
+  let port;
+  try { port = new SharedWorker(blob).port; } catch (e) { resolve(false); return; } finally { URL.revokeObjectURL(blob); }
+  const ch = {close: () => { if (window.__hybridgymChannel === ch) window.__hybridgymChannel = null; port.postMessage('close'); }};
+  window.__hybridgymChannel = ch;
+  port.onmessage = async (e) => {
+    const d = e.data;
+    if (d.open !== undefined) { resolve(d.open); return; }
+    if (d.closed) { if (window.__hybridgymChannel === ch) window.__hybridgymChannel = null; resolve(false); return; }
     let m = null;
     try {
-      m = JSON.parse(e.data);
+      m = JSON.parse(d.data);
       const value = await step(m.arg);
       const bytes = value && value.bytes instanceof Uint8Array ? value.bytes : null;
       if (bytes) value.bytes = bytes.length;
-      ws.send(JSON.stringify({seq: m.seq, value}));
-      if (bytes) ws.send(bytes);
+      const head = JSON.stringify({seq: m.seq, value});
+      if (bytes) { const b = bytes.byteLength === bytes.buffer.byteLength ? bytes : bytes.slice(); port.postMessage([head, b.buffer], [b.buffer]); }
+      else port.postMessage([head]);
     } catch (err) {
-      ws.send(JSON.stringify({seq: m ? m.seq : null, error: String(err && err.stack || err)}));
+      port.postMessage([JSON.stringify({seq: m ? m.seq : null, error: String(err && err.stack || err)})]);
     }
   };
+  port.start();
 })"""
 
 
