@@ -52,10 +52,10 @@ def as_before(browser: ChromiumBrowser) -> None:
     browser._picture.base = lambda: -1      # no base picture: the page sends the whole canvas as a PNG
     real = browser.canvas_frame
 
-    def two_trips(last_draws, data="null", *, advance_ms=0, after_input=None):
+    def two_trips(last_draws, data="null", *, advance_ms=0, after_input=None, events=None):
         if after_input is not None:
             browser.flush_input(after_input)
-        return real(last_draws, data, advance_ms=advance_ms)
+        return real(last_draws, data, advance_ms=advance_ms, events=events)
     browser.canvas_frame = two_trips
 
 

@@ -281,3 +281,32 @@ def test_a_dead_chromium_is_noticed_although_its_page_may_still_answer_on_the_ch
         assert env.unwrapped.sandbox.browser._channel.answered == n + 1
     finally:
         env.close()
+
+
+def test_the_pages_tiles_and_whole_pictures_are_checked_before_use():
+    """`CanvasPicture.apply`: tiles pasted where they belong; a tile or a whole picture that is not opaque, or
+    whose bytes are not the size the tiles need, gives no picture (the next read then sends the whole canvas)."""
+    from hybridgym.sandbox.canvas import TILE, CanvasPicture
+    size = (3 * TILE, 2 * TILE)
+    whole = np.zeros((size[1], size[0], 4), np.uint8)
+    whole[..., 3] = 255
+    whole[..., 0] = 7
+    pic = CanvasPicture()
+    frame = pic.apply({"id": 1, "whole": True, "bytes": True}, size, whole.tobytes())
+    assert frame.shape == (size[1], size[0], 3) and (frame[..., 0] == 7).all() and pic.base() == 1
+    tile = np.full((TILE, TILE, 4), 255, np.uint8)
+    tile[..., 1] = 9
+    frame = pic.apply({"id": 2, "tiles": [[2, 1]], "bytes": True}, size, tile.tobytes())
+    assert (frame[TILE:, 2 * TILE:, 1] == 9).all() and (frame[:TILE, :, 1] == 0).all() and pic.base() == 2
+    see_through = tile.copy()
+    see_through[5, 5, 3] = 254
+    assert pic.apply({"id": 3, "tiles": [[0, 0]], "bytes": True}, size, see_through.tobytes()) is None
+    assert pic.base() == -1     # forgotten: the page sends the whole canvas next
+    pic.apply({"id": 4, "whole": True, "bytes": True}, size, whole.tobytes())
+    assert pic.apply({"id": 5, "tiles": [[0, 0], [1, 0]], "bytes": True}, size, tile.tobytes()) is None   # too few bytes
+    pic.apply({"id": 6, "whole": True, "bytes": True}, size, whole.tobytes())
+    assert pic.apply({"id": 7, "tiles": [[9, 9]], "bytes": True}, size, tile.tobytes()) is None            # off the canvas
+    bad = whole.copy()
+    bad[0, 0, 3] = 0
+    assert pic.apply({"id": 8, "whole": True, "bytes": True}, size, bad.tobytes()) is None
+    assert pic.apply({"id": 9, "whole": True, "bytes": True}, size, whole.tobytes()[:-4]) is None

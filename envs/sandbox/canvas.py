@@ -4,12 +4,14 @@ A game step changes a few small parts of its 800x600 canvas (the snake's head an
 and the paddle). The page keeps the pixels it sent last and, after the step, sends only the tiles
 (`TILE` x `TILE` pixels) that differ, as raw RGBA; Python keeps the last whole picture and pastes
 the tiles in. The first read, a read after the page was replaced, and a step that changed much of
-the picture send the whole canvas as a PNG, which is smaller on the wire than raw pixels. Either
-way the picture is the canvas's pixels exactly (tests compare it with the screen).
+the picture (through Playwright more than `MAX_RAW_BYTES` of tiles, on the channel three quarters of the
+canvas) send the whole canvas. Either way the picture is the canvas's
+pixels exactly (tests compare it with the screen).
 
-Through Playwright the tiles cross as base64 in the JSON answer; on the page's channel
-(`hybridgym.sandbox.channel`) as raw bytes in a binary message of their own. A whole picture is
-a PNG either way: a WebSocket carries 1.9 MB of raw pixels at about 85 MB/s here (22 ms, measured).
+Through Playwright the tiles cross as base64 in the JSON answer and a whole picture as a PNG, smaller in JSON
+than raw pixels. On the page's channel (`hybridgym.sandbox.channel`) both cross as raw RGBA in a binary message
+of their own: 1.9 MB of raw pixels cost a step less there than encoding and decoding the PNG (9.8 against 14.1
+ms, measured on flappy's canvas).
 """
 
 from __future__ import annotations
@@ -24,13 +26,14 @@ from .capture import cv2
 
 #: the side of a tile, in canvas pixels (the unit the page compares and sends)
 TILE = 32
-#: above this many bytes of changed tiles the page sends the whole canvas as a PNG instead
+#: above this many bytes of changed tiles the page sends the whole canvas instead, as a PNG through Playwright
+#: (on the channel: above three quarters of the canvas's raw bytes)
 MAX_RAW_BYTES = 400_000
 
-# `readCanvas(c, base, next, bin)`: the canvas's pixels as {id, png} (the whole picture) or {id, tiles,
-# raw} (the tiles that differ from the picture the page sent as `base`; `tiles` lists their
-# [x, y] tile numbers, `raw` their RGBA rows, base64; with `bin`, `bytes`: the rows as a Uint8Array
-# instead). The page keeps the pixels it sends as `next`.
+# `readCanvas(c, base, next, bin)`: the canvas's pixels as {id, png} (the whole picture; with `bin`, {id, whole:
+# true, bytes}: its RGBA rows as a Uint8Array) or {id, tiles, raw} (the tiles that differ from the picture the
+# page sent as `base`; `tiles` lists their [x, y] tile numbers, `raw` their RGBA rows, base64; with `bin`,
+# `bytes`: the rows as a Uint8Array instead). The page keeps the pixels it sends as `next`.
 # A canvas with no 2D context (WebGL) is sent whole.
 READ_CANVAS_JS = """(c, base, next, bin) => {
   const T = %(tile)d, W = c.width, H = c.height;
@@ -38,7 +41,13 @@ READ_CANVAS_JS = """(c, base, next, bin) => {
   if (!ctx) { window.__hybridgymCanvas = null; return {id: next, png: c.toDataURL('image/png')}; }
   const img = ctx.getImageData(0, 0, W, H), px = new Uint32Array(img.data.buffer);
   const prev = window.__hybridgymCanvas;
-  const whole = () => ({id: next, png: c.toDataURL('image/png')});
+  // the whole picture: raw pixels on the channel (moved, not copied), a PNG in JSON
+  // (the bytes sent on the channel are moved away: the page keeps a copy of them)
+  const whole = () => {
+    if (!bin) return {id: next, png: c.toDataURL('image/png')};
+    window.__hybridgymCanvas.px = px.slice();
+    return {id: next, whole: true, bytes: new Uint8Array(img.data.buffer)};
+  };
   window.__hybridgymCanvas = {id: next, w: W, h: H, px};
   if (!prev || prev.id !== base || prev.w !== W || prev.h !== H) return whole();
   // one pass over each row: at a differing pixel, mark its tile and go on at the next tile
@@ -57,7 +66,7 @@ READ_CANVAS_JS = """(c, base, next, bin) => {
       if (mark[tx]) { tiles.push([tx, y0 / T]); bytes += (Math.min(W, tx * T + T) - tx * T) * (y1 - y0) * 4; }
     }
   }
-  if (bytes > %(max_raw)d) return whole();
+  if (bytes > (bin ? W * H * 3 : %(max_raw)d)) return whole();   // on the channel: tiles unless most of it changed
   const out = new Uint8Array(bytes), src = img.data;
   let o = 0;
   for (const [tx, ty] of tiles) {
@@ -123,6 +132,8 @@ class CanvasPicture:
         tiles = pic.get("tiles")
         if pic.get("png") is not None:
             frame = opaque_png(pic["png"], size)
+        elif pic.get("whole") and pic.get("bytes") and raw is not None:
+            frame = _opaque_rgba(raw, size)
         elif base is not None and base.shape[:2] == (size[1], size[0]) and isinstance(tiles, list):
             frame = _patched(base, tiles, raw if pic.get("bytes") and raw is not None
                              else base64.b64decode(pic.get("raw") or ""))
@@ -134,11 +145,24 @@ class CanvasPicture:
         return frame.copy()
 
 
+def _opaque_rgba(raw: bytes, size: tuple[int, int]) -> np.ndarray | None:
+    """The RGB pixels of a whole canvas's raw RGBA rows, or None unless it is `size` and fully opaque."""
+    w, h = size
+    if len(raw) != w * h * 4:
+        return None
+    px = np.frombuffer(raw, np.uint8).reshape(h, w, 4)
+    if px[..., 3].min() < 255:
+        return None
+    return cv2.cvtColor(px, cv2.COLOR_RGBA2RGB) if cv2 is not None else px[..., :3].copy()
+
+
 def _patched(frame: np.ndarray, tiles: list, raw: bytes) -> np.ndarray | None:
     """`frame` with the page's changed tiles pasted in (in place: a copy of a whole picture costs 0.4 ms of a
     step), or None if one is not opaque (the frame is then part pasted: `CanvasPicture.apply` forgot it)."""
     h, w = frame.shape[:2]
     buf = np.frombuffer(raw, np.uint8)
+    if len(buf) % 4 or (len(buf) and buf[3::4].min() < 255):   # every pixel opaque, checked at once
+        return None
     o = 0
     for tx, ty in tiles:
         x0, y0 = int(tx) * TILE, int(ty) * TILE
@@ -146,9 +170,6 @@ def _patched(frame: np.ndarray, tiles: list, raw: bytes) -> np.ndarray | None:
         n = (x1 - x0) * (y1 - y0) * 4
         if x0 >= w or y0 >= h or o + n > len(buf):
             return None
-        block = buf[o:o + n].reshape(y1 - y0, x1 - x0, 4)
+        frame[y0:y1, x0:x1] = buf[o:o + n].reshape(y1 - y0, x1 - x0, 4)[..., :3]
         o += n
-        if block[..., 3].min() < 255:
-            return None
-        frame[y0:y1, x0:x1] = block[..., :3]
     return frame if o == len(buf) else None
