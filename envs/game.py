@@ -12,7 +12,9 @@ class GameEnv(HybridEnv):
     display. Game time is virtual: Playwright's clock is installed before the page
     loads and each step advances it by the task's `step_ms`; nothing runs between
     steps, so a run is deterministic for a seed and an action sequence, and faster
-    than real time. Input is real X keyboard and mouse input.
+    than real time. Input is real X keyboard and mouse input; with `input="page"` the
+    same actions become DOM events that the page dispatches itself in the step's round
+    trip (the same pictures for the same actions, a faster step; docs/game-suite.md).
 
     ## Action Space
     As `ComputerEnv` (keys and clicks are what games use). `wait()` advances the game
@@ -37,8 +39,9 @@ class GameEnv(HybridEnv):
 
     ## Arguments
     `task`, `coords`, `max_steps`, `render_mode` (see `HybridEnv`); `step_ms`: game
-    time per step, overriding the game's default (e.g. a larger step skips frames). The
-    observer is `hybridgym.observers.CanvasClock`.
+    time per step, overriding the game's default (e.g. a larger step skips frames);
+    `input`: "x" (the default) or "page". The observer is
+    `hybridgym.observers.CanvasClock`.
 
     ## Version History
     * v0: first version.
