@@ -331,12 +331,11 @@ class CanvasClock(Observer):
         return self._read(sb, task, first=True, advance_ms=0)
 
     def step(self, sb, task, actions) -> StepReport:
-        if self.page_input is not None:
-            return self._read(sb, task, first=False, advance_ms=self.step_ms or task.step_ms,
-                              events=self.page_input.take())
+        ms = self.step_ms or task.step_ms
+        if self.page_input is not None:   # the events travel with the read
+            return self._read(sb, task, first=False, advance_ms=ms, events=self.page_input.take())
         sent = any(a.channel == "gui" for a in actions)   # the clock moves once the page has the input
-        return self._read(sb, task, first=False, advance_ms=self.step_ms or task.step_ms,
-                          after_input=sb.input if sent else None)
+        return self._read(sb, task, first=False, advance_ms=ms, after_input=sb.input if sent else None)
 
     def _read(self, sb, task, first: bool, advance_ms: int, after_input=None, events=None) -> StepReport:
         browser = sb.browser

@@ -160,6 +160,11 @@ def test_page_input_records_the_events_a_us_keyboard_and_a_mouse_make():
     ev = inp.take()
     assert [(e["t"], e.get("count"), e["x"], e["y"]) for e in ev] == [
         ("move", None, 50, 30), ("down", 1, 50, 30), ("up", 1, 50, 30), ("down", 2, 50, 30), ("up", 2, 50, 30)]
+    inp.button("left", True)
+    inp.button("right", True)      # a second button: a pointermove in the page, not a pointerdown
+    inp.button("left", False)
+    inp.button("right", False)     # the last one up: the pointerup
+    assert [(e["button"], e["only"]) for e in inp.take()] == [(0, True), (2, False), (0, False), (2, True)]
     inp.key("space", True)
     inp.button("right", True)
     inp.button("right", True)     # a held button is not pressed again

@@ -41,8 +41,7 @@ READ_CANVAS_JS = """(c, base, next, bin) => {
   if (!ctx) { window.__hybridgymCanvas = null; return {id: next, png: c.toDataURL('image/png')}; }
   const img = ctx.getImageData(0, 0, W, H), px = new Uint32Array(img.data.buffer);
   const prev = window.__hybridgymCanvas;
-  // the whole picture: raw pixels on the channel (moved, not copied), a PNG in JSON
-  // (the bytes sent on the channel are moved away: the page keeps a copy of them)
+  // the whole picture: raw pixels on the channel (moved to the worker: the page keeps a copy), a PNG in JSON
   const whole = () => {
     if (!bin) return {id: next, png: c.toDataURL('image/png')};
     window.__hybridgymCanvas.px = px.slice();

@@ -103,9 +103,11 @@ class PageInput:
         bit = _BUTTON_BITS[b]
         if down == bool(self._buttons & bit):   # X ignores a press of a held button (and a release of a free one)
             return
+        # `only`: the pointer's first button down or its last up (pointerdown/pointerup; else a pointermove)
+        only = self._buttons == 0 if down else self._buttons == bit
         self._buttons = self._buttons | bit if down else self._buttons & ~bit
         self.events.append({"t": "down" if down else "up", "button": b, "buttons": self._buttons,
-                            "count": count, **self._point()})
+                            "count": count, "only": only, **self._point()})
 
     def click(self, x: int, y: int, button: str = "left", count: int = 1) -> None:
         self.move(x, y)
@@ -259,7 +261,7 @@ PAGE_INPUT_JS = """(events) => {
     } else if (e.t === 'wheel') {
       target.dispatchEvent(new WheelEvent('wheel', {...base, buttons, deltaX: num(e.dx), deltaY: num(e.dy), deltaMode: 0}));
     } else {
-      const b = num(e.button), detail = Math.max(1, num(e.count)), first = e.t === 'down' ? buttons === ((b === 0) ? 1 : (b === 1) ? 4 : 2) : buttons === 0;
+      const b = num(e.button), detail = Math.max(1, num(e.count)), first = e.only === true;
       if (e.t === 'down') {
         const go = first ? pointer('pointerdown', {button: b}) : pointer('pointermove', {button: b});
         if (first) st.quiet = !go;   // a pointerdown whose default was prevented: no mouse events until all are up
