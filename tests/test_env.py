@@ -170,3 +170,16 @@ def test_close_leaves_no_process_behind(suite):
     env.close()  # twice is fine
     left = [cmdline(p) for p in descendants() - before if "playwright" not in cmdline(p)]
     assert not left, f"left running after close(): {left}"
+
+
+def test_a_load_survives_an_escape_that_arrives_late(suite_env):
+    """Escape stops a navigation (net::ERR_ABORTED). The reset's Escapes (which close the agent's dialogs) can
+    reach Chromium after the task's load began on a loaded machine: the navigation goes again."""
+    env = suite_env("game")
+    env.reset(seed=0, options={"task": "game.flappy-v0"})
+    sb = env.unwrapped.sandbox
+    for seed in range(6):
+        url = sb.server.url("/flappy/index.html", seed=seed)
+        sb.input.hotkey(("esc",), wait=False)    # sent, not waited for: it lands as the navigation starts
+        sb.browser._goto(url, "load")
+        assert sb.browser.page.url == url and sb.browser.page.evaluate("document.readyState") == "complete"

@@ -444,7 +444,7 @@ class ChromiumBrowser:
         same_document = urlsplit(self.page.url)._replace(fragment="") == urlsplit(url)._replace(fragment="")
         if self._channel is not None:   # the page that had it goes: its channel with it
             self._channel.drop()
-        self.page.goto(url, wait_until=wait_until)
+        self._goto(url, wait_until)
         if same_document and urlsplit(url).fragment:   # only the #hash changed: goto did not reload
             self.page.reload(wait_until=wait_until)
         # back and forward lead nowhere: the episode starts with a history of its own page
@@ -452,6 +452,22 @@ class ChromiumBrowser:
         self._origin = None
         self._sentinels, self._doc = 0, None   # a new document: it has seen no sentinel
         return self.page
+
+    #: how often `load` starts a navigation that something stopped
+    GOTO_ATTEMPTS = 4
+
+    def _goto(self, url: str, wait_until: str) -> None:
+        """`page.goto`, again when the navigation was stopped (net::ERR_ABORTED): Escape stops a load, and an
+        Escape sent before it (the reset's, which closes the agent's dialogs: `Sandbox.dismiss_browser_dialogs`)
+        can reach Chromium after the load began on a loaded machine (measured: an Escape sent just before
+        `goto` aborted 16 of 20 loads)."""
+        for attempt in range(self.GOTO_ATTEMPTS):
+            try:
+                self.page.goto(url, wait_until=wait_until)
+                return
+            except PlaywrightError as e:
+                if "net::ERR_ABORTED" not in str(e) or attempt == self.GOTO_ATTEMPTS - 1:
+                    raise
 
     def _make_downloads(self) -> None:
         os.makedirs(self.downloads, exist_ok=True)
