@@ -310,3 +310,91 @@ def test_the_pages_tiles_and_whole_pictures_are_checked_before_use():
     bad[0, 0, 3] = 0
     assert pic.apply({"id": 8, "whole": True, "bytes": True}, size, bad.tobytes()) is None
     assert pic.apply({"id": 9, "whole": True, "bytes": True}, size, whole.tobytes()[:-4]) is None
+
+
+# the page's read of a canvas of its own (`#t`, made with `[w, h]` once per size), painted with RGB rows
+# (base64), the answer's raw bytes as base64 (JSON cannot carry a Uint8Array)
+_READ_TEST_JS = """([w, h, rgb, base, next, bin]) => {
+  let c = document.getElementById('t');
+  if (!c || c.width !== w || c.height !== h) {
+    if (c) c.remove();
+    c = document.createElement('canvas'); c.id = 't'; c.width = w; c.height = h;
+    c.getContext('2d', {alpha: false});
+  }
+  const ctx = c.getContext('2d'), img = ctx.createImageData(w, h), s = atob(rgb);
+  for (let i = 0, j = 0; i < w * h; i++, j += 3) {
+    img.data[4 * i] = s.charCodeAt(j); img.data[4 * i + 1] = s.charCodeAt(j + 1);
+    img.data[4 * i + 2] = s.charCodeAt(j + 2); img.data[4 * i + 3] = 255;
+  }
+  ctx.putImageData(img, 0, 0);
+  const out = (READ)(c, base, next, bin);
+  if (out.bytes) {
+    let t = '';
+    for (let i = 0; i < out.bytes.length; i += 0x8000) t += String.fromCharCode.apply(null, out.bytes.subarray(i, i + 0x8000));
+    out.bytes = t.length; out.raw64 = btoa(t);
+  }
+  return out;
+}"""
+
+
+@pytest.mark.parametrize("bin", [True, False], ids=["channel", "playwright"])
+def test_the_page_sends_exactly_the_tiles_that_changed(suite_env, bin):
+    """`canvas.READ_CANVAS_JS` in a real page (its WebAssembly `tilediff`), on a canvas whose rows and columns
+    end in part tiles (203 x 77: not a multiple of the tile, nor of the module's 16 bytes): after each change
+    the tiles it sends are those a pixel changed in, one channel by one is enough, and the picture pasted
+    together is the canvas's; a read on a picture the page does not have, a new size, or a page that cannot
+    run the module sends the whole canvas."""
+    import base64
+
+    from hybridgym.sandbox.canvas import READ_CANVAS_JS, TILE, CanvasPicture
+    env = suite_env("game")
+    env.reset(seed=0, options={"task": "game.snake-v0"})
+    br = env.unwrapped.sandbox.browser
+    js = _READ_TEST_JS.replace("READ", READ_CANVAS_JS)
+    rng = np.random.default_rng(0)
+    pic = CanvasPicture()
+
+    def read(px, base=None):
+        h, w = px.shape[:2]
+        out = br.evaluate_cdp(js, [w, h, base64.b64encode(px.tobytes()).decode(), pic.base() if base is None else base,
+                                   pic.next_id(), bin])
+        raw = base64.b64decode(out.pop("raw64")) if "raw64" in out else None
+        frame = pic.apply(out, (w, h), raw)
+        assert frame is not None and np.array_equal(frame, px)
+        return out
+
+    def changed_tiles(a, b):
+        d = (a != b).any(axis=2)
+        return sorted([tx, ty] for ty in range(-(-a.shape[0] // TILE)) for tx in range(-(-a.shape[1] // TILE))
+                      if d[ty * TILE:(ty + 1) * TILE, tx * TILE:(tx + 1) * TILE].any())
+
+    px = rng.integers(0, 256, (77, 203, 3), dtype=np.uint8)
+    first = read(px)
+    assert first.get("whole") or first.get("png")                      # nothing to compare with yet
+    assert read(px)["tiles"] == []
+    for points in ([(0, 0)], [(202, 76)], [(201, 10), (5, 70)], [(100, 40), (101, 40), (131, 33)]):
+        new = px.copy()
+        for x, y in points:
+            new[y, x, (x + y) % 3] ^= 1                                 # one channel, by one
+        out = read(new)
+        assert sorted(out["tiles"]) == changed_tiles(px, new) and out["tiles"]
+        px = new
+    for _ in range(5):                                                  # scattered changes
+        new = px.copy()
+        for x, y in zip(rng.integers(0, 203, 12), rng.integers(0, 77, 12)):
+            new[y, x] = 255 - new[y, x]
+        out = read(new)
+        assert sorted(out["tiles"]) == changed_tiles(px, new)
+        px = new
+    stale = pic.base() - 1                                              # a picture the page no longer has
+    out = read(px, base=stale)
+    assert out.get("whole") or out.get("png")
+    px = rng.integers(0, 256, (40, 64, 3), dtype=np.uint8)              # a new size
+    pic.forget()
+    read(px)
+    new = px.copy()
+    new[39, 63, 0] ^= 1
+    assert read(new)["tiles"] == [[1, 1]]
+    br.evaluate_cdp("() => { window.__hybridgymDiff = null; }")        # no module (a page's policy forbids it)
+    out = read(px)
+    assert out.get("whole") or out.get("png")

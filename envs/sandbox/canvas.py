@@ -2,7 +2,7 @@
 
 A game step changes a few small parts of its 800x600 canvas (the snake's head and tail, the ball
 and the paddle). The page keeps the pixels it sent last and, after the step, sends only the tiles
-(`TILE` x `TILE` pixels) that differ, as raw RGBA; Python keeps the last whole picture and pastes
+(`TILE` x `TILE` pixels) that differ, as raw RGBA (a WebAssembly module, `tilediff.wat`, finds them); Python keeps the last whole picture and pastes
 the tiles in. The first read, a read after the page was replaced, and a step that changed much of
 the picture (through Playwright more than `MAX_RAW_BYTES` of tiles, on the channel three quarters of the
 canvas) send the whole canvas. Either way the picture is the canvas's
@@ -30,43 +30,53 @@ TILE = 32
 #: (on the channel: above three quarters of the canvas's raw bytes)
 MAX_RAW_BYTES = 400_000
 
+#: `tilediff.wat` built (the command is in that file): its `diff` tells the tiles where two pictures differ
+TILE_DIFF_WASM = (
+    "AGFzbQEAAAABCwFgBn9/f39/fwF/AwIBAAUDAQABBw4CA21lbQIABGRpZmYAAAqaAgGXAgEKfyACIARqQQFrIARuIQgCQANAIAYgA08NASAGIAJsQQRsIQkgBSAGIARuIAhsaiEKQQAhBwJAA0AgByAITw0BIAogB2ohCyALLQAARQRAIAkgByAEbEEEbGohDCAHQQFqIARsIQ0gDSACSwRAIAIhDQsgCSANQQRsaiENQQAhDwJAA0AgDEEQaiANSw0BIAAgDGr9AAQAIAEgDGr9AAQA/VH9UwRAQQEhDwwCCyAMQRBqIQwMAAsLAkADQCAPIAwgDU9yDQEgACAMaigCACABIAxqKAIARwRAQQEhDwsgDEEEaiEMDAALCyAPBEAgC0EBOgAAIA5BAWohDgsLIAdBAWohBwwACwsgBkEBaiEGDAALCyAOCw==")
+
 # `readCanvas(c, base, next, bin)`: the canvas's pixels as {id, png} (the whole picture; with `bin`, {id, whole:
 # true, bytes}: its RGBA rows as a Uint8Array) or {id, tiles, raw} (the tiles that differ from the picture the
 # page sent as `base`; `tiles` lists their [x, y] tile numbers, `raw` their RGBA rows, base64; with `bin`,
-# `bytes`: the rows as a Uint8Array instead). The page keeps the pixels it sends as `next`.
-# A canvas with no 2D context (WebGL) is sent whole.
+# `bytes`: the rows as a Uint8Array instead). The page keeps the pictures it sends as `next` in the memory of
+# the `tilediff` module (made once per document), the last two in turn: the new one is copied next to the last
+# and the module compares them. A canvas with no 2D context (WebGL), or a page that cannot run the module (its
+# Content-Security-Policy), is sent whole every time.
 READ_CANVAS_JS = """(c, base, next, bin) => {
-  const T = %(tile)d, W = c.width, H = c.height;
+  const T = %(tile)d, W = c.width, H = c.height, n = W * H * 4;
   const ctx = c.getContext('2d');
   if (!ctx) { window.__hybridgymCanvas = null; return {id: next, png: c.toDataURL('image/png')}; }
-  const img = ctx.getImageData(0, 0, W, H), px = new Uint32Array(img.data.buffer);
-  const prev = window.__hybridgymCanvas;
-  // the whole picture: raw pixels on the channel (moved to the worker: the page keeps a copy), a PNG in JSON
-  const whole = () => {
-    if (!bin) return {id: next, png: c.toDataURL('image/png')};
-    window.__hybridgymCanvas.px = px.slice();
-    return {id: next, whole: true, bytes: new Uint8Array(img.data.buffer)};
-  };
-  window.__hybridgymCanvas = {id: next, w: W, h: H, px};
+  const img = ctx.getImageData(0, 0, W, H), src = img.data;
+  const whole = () => bin ? {id: next, whole: true, bytes: new Uint8Array(src.buffer)} : {id: next, png: c.toDataURL('image/png')};
+  if (window.__hybridgymDiff === undefined) {
+    try {
+      const wasm = Uint8Array.from(atob('%(wasm)s'), (ch) => ch.charCodeAt(0));
+      window.__hybridgymDiff = new WebAssembly.Instance(new WebAssembly.Module(wasm), {}).exports;
+    } catch (e) { window.__hybridgymDiff = null; }
+  }
+  const X = window.__hybridgymDiff, prev = window.__hybridgymCanvas;
+  window.__hybridgymCanvas = null;
+  if (!X) return whole();
+  // the memory: two pictures, then a byte per tile
+  const cols = Math.ceil(W / T), rows = Math.ceil(H / T), need = 2 * n + cols * rows;
+  if (X.mem.buffer.byteLength < need) {
+    try { X.mem.grow(Math.ceil((need - X.mem.buffer.byteLength) / 65536)); } catch (e) { return whole(); }
+  }
+  const slot = prev ? 1 - prev.slot : 0, at = slot * n;
+  new Uint8Array(X.mem.buffer, at, n).set(src);
+  window.__hybridgymCanvas = {id: next, w: W, h: H, slot};
   if (!prev || prev.id !== base || prev.w !== W || prev.h !== H) return whole();
-  // one pass over each row: at a differing pixel, mark its tile and go on at the next tile
-  const pp = prev.px, cols = Math.ceil(W / T), mark = new Uint8Array(cols), tiles = [];
+  const mark = new Uint8Array(X.mem.buffer, 2 * n, cols * rows);
+  mark.fill(0);
+  X.diff(prev.slot * n, at, W, H, T, 2 * n);
+  const tiles = [];
   let bytes = 0;
-  for (let y0 = 0; y0 < H; y0 += T) {
-    const y1 = Math.min(H, y0 + T);
-    mark.fill(0);
-    for (let y = y0; y < y1; y++) {
-      const row = y * W;
-      for (let x = 0; x < W; x++) {
-        if (px[row + x] !== pp[row + x]) { mark[(x / T) | 0] = 1; x = ((x / T) | 0) * T + T - 1; }
-      }
-    }
+  for (let ty = 0; ty < rows; ty++) {
     for (let tx = 0; tx < cols; tx++) {
-      if (mark[tx]) { tiles.push([tx, y0 / T]); bytes += (Math.min(W, tx * T + T) - tx * T) * (y1 - y0) * 4; }
+      if (mark[ty * cols + tx]) { tiles.push([tx, ty]); bytes += (Math.min(W, tx * T + T) - tx * T) * (Math.min(H, ty * T + T) - ty * T) * 4; }
     }
   }
   if (bytes > (bin ? W * H * 3 : %(max_raw)d)) return whole();   // on the channel: tiles unless most of it changed
-  const out = new Uint8Array(bytes), src = img.data;
+  const out = new Uint8Array(bytes);
   let o = 0;
   for (const [tx, ty] of tiles) {
     const x0 = tx * T, x1 = Math.min(W, x0 + T), y1 = Math.min(H, ty * T + T);
@@ -76,7 +86,7 @@ READ_CANVAS_JS = """(c, base, next, bin) => {
   let s = '';
   for (let i = 0; i < out.length; i += 0x8000) s += String.fromCharCode.apply(null, out.subarray(i, i + 0x8000));
   return {id: next, tiles, raw: btoa(s)};
-}""" % {"tile": TILE, "max_raw": MAX_RAW_BYTES}
+}""" % {"tile": TILE, "max_raw": MAX_RAW_BYTES, "wasm": TILE_DIFF_WASM}
 
 
 def opaque_png(data_url: str, size: tuple[int, int]) -> np.ndarray | None:
