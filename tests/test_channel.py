@@ -314,7 +314,7 @@ def test_the_pages_tiles_and_whole_pictures_are_checked_before_use():
 
 # the page's read of a canvas of its own (`#t`, made with `[w, h]` once per size), painted with RGB rows
 # (base64), the answer's raw bytes as base64 (JSON cannot carry a Uint8Array)
-_READ_TEST_JS = """([w, h, rgb, base, next, bin]) => {
+_READ_TEST_JS = """async ([w, h, rgb, base, next, bin]) => {
   let c = document.getElementById('t');
   if (!c || c.width !== w || c.height !== h) {
     if (c) c.remove();
@@ -327,7 +327,7 @@ _READ_TEST_JS = """([w, h, rgb, base, next, bin]) => {
     img.data[4 * i + 2] = s.charCodeAt(j + 2); img.data[4 * i + 3] = 255;
   }
   ctx.putImageData(img, 0, 0);
-  const out = (READ)(c, base, next, bin);
+  const out = await (READ)(c, base, next, bin);
   if (out.bytes) {
     let t = '';
     for (let i = 0; i < out.bytes.length; i += 0x8000) t += String.fromCharCode.apply(null, out.bytes.subarray(i, i + 0x8000));
@@ -343,7 +343,8 @@ def test_the_page_sends_exactly_the_tiles_that_changed(suite_env, bin):
     end in part tiles (203 x 77: not a multiple of the tile, nor of the module's 16 bytes): after each change
     the tiles it sends are those a pixel changed in, one channel by one is enough, and the picture pasted
     together is the canvas's; a read on a picture the page does not have, a new size, or a page that cannot
-    run the module sends the whole canvas."""
+    run the module sends the whole canvas. The pixels come from a VideoFrame of the canvas (B, G, R, X), or
+    from getImageData (R, G, B, A) where there is none."""
     import base64
 
     from hybridgym.sandbox.canvas import READ_CANVAS_JS, TILE, CanvasPicture
@@ -371,7 +372,8 @@ def test_the_page_sends_exactly_the_tiles_that_changed(suite_env, bin):
     px = rng.integers(0, 256, (77, 203, 3), dtype=np.uint8)
     first = read(px)
     assert first.get("whole") or first.get("png")                      # nothing to compare with yet
-    assert read(px)["tiles"] == []
+    out = read(px)
+    assert out["tiles"] == [] and out["bgr"] is True                   # copied by a VideoFrame, as B, G, R, X
     for points in ([(0, 0)], [(202, 76)], [(201, 10), (5, 70)], [(100, 40), (101, 40), (131, 33)]):
         new = px.copy()
         for x, y in points:
@@ -395,6 +397,13 @@ def test_the_page_sends_exactly_the_tiles_that_changed(suite_env, bin):
     new = px.copy()
     new[39, 63, 0] ^= 1
     assert read(new)["tiles"] == [[1, 1]]
+    br.evaluate_cdp("() => { window.VideoFrame = undefined; }")        # no VideoFrame: getImageData's R, G, B, A
+    out = read(px)
+    assert out.get("whole") or out.get("png")                          # not compared with pixels of another order
+    new = px.copy()
+    new[0, 0, 2] ^= 1
+    out = read(new)
+    assert out["tiles"] == [[0, 0]] and out["bgr"] is False
     br.evaluate_cdp("() => { window.__hybridgymDiff = null; }")        # no module (a page's policy forbids it)
     out = read(px)
     assert out.get("whole") or out.get("png")

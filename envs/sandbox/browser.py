@@ -692,7 +692,7 @@ class ChromiumBrowser:
                .every(([x, y]) => document.elementFromPoint(x, y) === c);
         // defined once per document, so that the JIT keeps its compiled code from step to step
         const read = window.__hybridgymReadCanvas || (window.__hybridgymReadCanvas = (READ_CANVAS));
-        if (whole) pic = read(c, base, next, bin);
+        if (whole) pic = await read(c, base, next, bin);
       }
       return {draws, pic, data: (%s)};
     }""".replace("READ_CANVAS", canvas.READ_CANVAS_JS).replace("CLOCK", _CLOCK_JS)
