@@ -15,10 +15,11 @@ after issue 21's changes, interleaved in one run, with the frames of the variant
 All four run in a game's Chromium as the code launches it (`DeferRendererTasksAfterInput` off).
 
 The `before` variant is rebuilt here from the code as it is (the same JavaScript with the old clock call, the
-old two calls, a read that never has a base picture). Each game plays `--steps` steps from seed 0 (an episode
-that ends goes on with the next seed) with the random agent (the same actions for every variant), `--rounds`
-times per variant, variants alternating; a step's time is the wall clock around `env.step`. The frames of every
-step are hashed: `frames_identical` says whether the variants showed the same pictures.
+old two calls, a read that never has a base picture and takes the canvas's pixels with getImageData). Each game
+plays `--steps` steps from seed 0 (an episode that ends goes on with the next seed) with the random agent (the
+same actions for every variant), `--rounds` times per variant, variants alternating; a step's time is the wall
+clock around `env.step`. The frames of every step are hashed: `frames_identical` says whether the variants showed
+the same pictures.
 
     .venv/bin/python benchmarks/bench_game_step.py --steps 60 --rounds 2   # -> benchmarks/results/game_step.json
 """
@@ -44,6 +45,10 @@ from hybridgym.tasks.game import GAME_TASKS
 OUT = Path(__file__).parent / "results" / "game_step.json"
 AFTER_JS = ChromiumBrowser._CANVAS_FRAME_JS
 BEFORE_JS = AFTER_JS.replace(ChromiumBrowser._CLOCK_JS, "globalThis.__pwClock.controller")
+# the pixels read with getImageData, as before (the read's fallback), not copied from a VideoFrame of the canvas
+_VIDEO_FRAME = "frame = new VideoFrame(c, {timestamp: 0});"
+assert BEFORE_JS.count(_VIDEO_FRAME) == 1
+BEFORE_JS = BEFORE_JS.replace(_VIDEO_FRAME, "throw new Error('read with getImageData');")
 
 
 def as_before(browser: ChromiumBrowser) -> None:

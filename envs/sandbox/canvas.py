@@ -1,15 +1,14 @@
 """A game's picture read from its canvas: what changed since the last read, not the whole picture.
 
-A game step changes a few small parts of its 800x600 canvas (the snake's head and tail, the ball
-and the paddle). The page keeps the pixels it sent last and, after the step, sends only the tiles
-(`TILE` x `TILE` pixels) that differ, as raw RGBA (a WebAssembly module, `tilediff.wat`, finds them); Python keeps the last whole picture and pastes
-the tiles in. The first read, a read after the page was replaced, and a step that changed much of
-the picture (through Playwright more than `MAX_RAW_BYTES` of tiles, on the channel three quarters of the
-canvas) send the whole canvas. Either way the picture is the canvas's
-pixels exactly (tests compare it with the screen).
+A game step changes a few small parts of its 800x600 canvas (the snake's head and tail, the ball and the paddle).
+The page keeps the pixels it sent last and, after the step, sends only the tiles (`TILE` x `TILE` pixels) that
+differ, as raw pixels (a WebAssembly module, `tilediff.wat`, finds them); Python keeps the last whole picture and
+pastes the tiles in. The first read, a read after the page was replaced, and a step that changed much of the
+picture (through Playwright more than `MAX_RAW_BYTES` of tiles, on the channel three quarters of the canvas) send
+the whole canvas. Either way the picture is the canvas's pixels exactly (tests compare it with the screen).
 
 Through Playwright the tiles cross as base64 in the JSON answer and a whole picture as a PNG, smaller in JSON
-than raw pixels. On the page's channel (`hybridgym.sandbox.channel`) both cross as raw RGBA in a binary message
+than raw pixels. On the page's channel (`hybridgym.sandbox.channel`) both cross as raw pixels in a binary message
 of their own: 1.9 MB of raw pixels cost a step less there than encoding and decoding the PNG (9.8 against 14.1
 ms, measured on flappy's canvas).
 """
