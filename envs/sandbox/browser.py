@@ -89,6 +89,12 @@ _REAL_FRAME_SCRIPT = """
   // A piece of work counts as open until a task after it ended (the page's code that ran on it has run);
   // `finished` counts the pieces that ended in this document.
   const realTimeout = window.setTimeout.bind(window);
+  Object.defineProperty(window, '__hgRealTimeout', { value: realTimeout, enumerable: false });
+  // whether the window's load event fired: a load that something stopped (Escape) completes the document
+  // without it, and without the scripts it had not fetched yet (`ChromiumBrowser._goto`)
+  let loadFired = false;
+  window.addEventListener('load', e => { if (e.target === document) loadFired = true; });
+  Object.defineProperty(window, '__hgLoadFired', { value: () => loadFired, enumerable: false });
   const realNow = performance.now.bind(performance); window.__hgRealNow = realNow;
   let pending = 0, finished = 0, leaving = false;
   const done = () => { realTimeout(() => { pending = Math.max(0, pending - 1); finished++; }, 0); };
@@ -456,18 +462,50 @@ class ChromiumBrowser:
     #: how often `load` starts a navigation that something stopped
     GOTO_ATTEMPTS = 4
 
+    #: how long a page may take to load (Playwright's own time-out for a navigation)
+    LOAD_TIMEOUT_MS = 30_000
+
+    # the end of a load, told by the document itself: "loaded" once its load event fired ("load"; or once its
+    # readyState is past "loading": "domcontentloaded"), "stopped" when it became complete without it (its
+    # load was stopped: by the time a task after the complete runs, a whole load has fired it), "timeout" after
+    # `ms` of real time (not the page's clock, which a game's fakes)
+    _LOADED_JS = """([want, ms]) => new Promise((resolve) => {
+      const later = window.__hgRealTimeout || setTimeout;
+      const fired = () => (window.__hgLoadFired ? window.__hgLoadFired() : document.readyState === 'complete');
+      const check = () => {
+        if (want !== 'load') { if (document.readyState !== 'loading') resolve('loaded'); }
+        else if (fired()) resolve('loaded');
+        else if (document.readyState === 'complete') later(() => resolve(fired() ? 'loaded' : 'stopped'), 0);
+      };
+      document.addEventListener('readystatechange', check);
+      window.addEventListener('load', check);
+      later(() => resolve('timeout'), ms);
+      check();
+    })"""
+
     def _goto(self, url: str, wait_until: str) -> None:
-        """`page.goto`, again when the navigation was stopped (net::ERR_ABORTED): Escape stops a load, and an
-        Escape sent before it (the reset's, which closes the agent's dialogs: `Sandbox.dismiss_browser_dialogs`)
-        can reach Chromium after the load began on a loaded machine (measured: an Escape sent just before
-        `goto` aborted 16 of 20 loads)."""
+        """`page.goto` to the navigation's commit, then a wait in the page for its load; again when the load was
+        stopped. Escape stops a load, and an Escape sent before it (the reset's, which closes the agent's dialogs:
+        `Sandbox.dismiss_browser_dialogs`) can reach Chromium after the load began on a loaded machine. Before
+        the commit it aborts the navigation (net::ERR_ABORTED; measured: an Escape sent just before `goto`
+        aborted 16 of 20 loads); after it, the document completes without the scripts it had not fetched yet,
+        and without its load event, which `page.goto(wait_until="load")` then waited for until its 30 s time-out
+        (measured: 13 of 16 loads with an Escape 10-50 ms after `goto` began)."""
         for attempt in range(self.GOTO_ATTEMPTS):
+            last = attempt == self.GOTO_ATTEMPTS - 1
             try:
-                self.page.goto(url, wait_until=wait_until)
-                return
+                self.page.goto(url, wait_until="commit")
             except PlaywrightError as e:
-                if "net::ERR_ABORTED" not in str(e) or attempt == self.GOTO_ATTEMPTS - 1:
+                if "net::ERR_ABORTED" not in str(e) or last:
                     raise
+                continue
+            if wait_until == "commit":
+                return
+            end = self.page.evaluate(self._LOADED_JS, [wait_until, self.LOAD_TIMEOUT_MS])
+            if end == "loaded":
+                return
+            if end != "stopped" or last:
+                raise PlaywrightError(f"the page's load {'was stopped' if end == 'stopped' else 'timed out'}: {url}")
 
     def _make_downloads(self) -> None:
         os.makedirs(self.downloads, exist_ok=True)
