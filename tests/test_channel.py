@@ -39,7 +39,7 @@ class Peer:
 
         def run():
             try:
-                with connect(self.url, compression=None) as ws:
+                with connect(self.url, compression=None, max_size=None) as ws:
                     self.conn = ws
                     opened.set()
                     for raw in ws:
@@ -107,6 +107,38 @@ def test_a_wrong_answer_drops_the_channel(channel, bad):
     assert not channel.paired
     with pytest.raises(ChannelError, match="not paired"):
         channel.call(1, 0.5)
+
+
+def test_big_calls_and_answers_in_pieces(channel):
+    """A call of 4 MB (a long text typed with page input is a big list of events) goes out whole, and an answer's
+    bytes sent in pieces (a fragmented message) come back whole."""
+    def answer(seq, arg):
+        n = arg["n"]
+        pieces = [bytes([i % 251]) * (n // 4) for i in range(4)]
+        return [json.dumps({"seq": seq, "value": {"len": len(arg["s"]), "bytes": n}}), iter(pieces)]
+    assert channel.pair(Peer(answer).evaluate, "async (m) => m")
+    for size in (4 * 2 ** 20, 10):
+        value, data = channel.call({"s": "x" * size, "n": 2 ** 21}, 10)
+        assert value["len"] == size and len(data) == 2 ** 21
+        assert data == b"".join(bytes([i % 251]) * 2 ** 19 for i in range(4))
+    assert channel.paired and channel.answered == 2
+
+
+def test_a_page_that_closes_its_end_is_no_longer_paired(channel):
+    """The page's document goes (its worker closes the socket): `paired` says so before any call, and a call
+    in flight when it closes fails as `closed` (the page did none of it: the caller makes it through Playwright)."""
+    peer = Peer(_echo)
+    assert channel.pair(peer.evaluate, "async (m) => m")
+    threading.Thread(target=peer.conn.close, daemon=True).start()   # (it waits for the server's answer)
+    t = time.monotonic()
+    while channel.paired and time.monotonic() - t < 5:
+        time.sleep(0.01)
+    assert not channel.paired
+    peer = Peer(lambda seq, arg: peer.conn.close() or [])
+    assert channel.pair(peer.evaluate, "async (m) => m")
+    with pytest.raises(ChannelError) as e:
+        channel.call(1, 5)
+    assert e.value.closed and not channel.paired
 
 
 def test_a_page_that_never_connects_leaves_it_unpaired(channel):
