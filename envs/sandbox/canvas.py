@@ -62,9 +62,9 @@ READ_CANVAS_JS = """async (c, base, next, bin) => {
   if (X && X.mem.buffer.byteLength < need) {
     try { X.mem.grow(Math.ceil((need - X.mem.buffer.byteLength) / 65536)); } catch (e) { grown = false; }
   }
-  if (!grown) {
-    if (!bin) return {id: next, png: c.toDataURL('image/png')};
-    return {id: next, whole: true, bytes: new Uint8Array(ctx.getImageData(0, 0, W, H).data.buffer)};
+  if (!grown) {   // no memory to keep a picture in: the whole canvas every time
+    return bin ? {id: next, whole: true, bytes: new Uint8Array(ctx.getImageData(0, 0, W, H).data.buffer)}
+      : {id: next, png: c.toDataURL('image/png')};
   }
   const slot = prev ? 1 - prev.slot : 0, px = new Uint8Array(X.mem.buffer, slot * n, n);
   let bgr = null, frame = null;
@@ -186,7 +186,8 @@ def _opaque_rgba(raw: bytes, size: tuple[int, int], bgr: bool = False) -> np.nda
 
 def _patched(frame: np.ndarray, tiles: list, raw: bytes, bgr: bool = False) -> np.ndarray | None:
     """`frame` with the page's changed tiles (RGBA, or BGRA with `bgr`) pasted in (in place: a copy of a whole
-    picture costs 0.4 ms of a step), or None if one is not opaque (the frame is then part pasted: `CanvasPicture.apply` forgot it)."""
+    picture costs 0.4 ms of a step), or None if one is not opaque (the frame is then part pasted:
+    `CanvasPicture.apply` forgot it)."""
     h, w = frame.shape[:2]
     buf = np.frombuffer(raw, np.uint8)
     if len(buf) % 4 or (len(buf) and buf[3::4].min() < 255):   # every pixel opaque, checked at once
