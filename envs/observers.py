@@ -117,7 +117,7 @@ class ScreenSettle(Observer):
             sb.browser.wait_real_frame()
         frame, raw, _ = sb.capture.settle(quiet=0.05, max_wait=1.5)
         if sb.browser is not None and sb.browser.page is not None:
-            frame, raw = self._after_page(sb, frame, raw, first=True)
+            frame, raw, _ = self._after_page(sb, frame, raw, first=True)
         return StepReport(self._keep(frame, raw))
 
     def step(self, sb, task, actions) -> StepReport:
@@ -128,14 +128,16 @@ class ScreenSettle(Observer):
             except Exception:   # a navigation replaced the page: `work` below waits for the new one
                 pass
         frame, raw, _ = capture.settle(before=self.raw, max_wait=0.5)
+        answered = False
         if browser is not None and browser.page is not None:
-            frame, raw = self._after_page(sb, frame, raw)
-        return StepReport(self._keep(frame, raw))
+            frame, raw, answered = self._after_page(sb, frame, raw)
+        return StepReport(self._keep(frame, raw), answered=answered)
 
     def _after_page(self, sb, frame, raw, first: bool = False):
         """The picture once the page's work since the last observation is drawn and the status bubble
-        has its final look (`frame`, `raw` when there was nothing to wait for). `first`: the episode's
-        first picture, taken once the page drew two frames and the screen was quiet."""
+        has its final look (`frame`, `raw` when there was nothing to wait for), and whether the page answered
+        the last question about its work (a round trip through Playwright: it stands for the browser's health
+        probe). `first`: the episode's first picture, taken once the page drew two frames and the screen was quiet."""
         capture, browser = sb.capture, sb.browser
         work = browser.work()
         if work is None or work.busy or work.undrawn or (not first and (work.doc, work.finished) != self._work):
@@ -148,7 +150,7 @@ class ScreenSettle(Observer):
             frame, raw, _ = capture.settle(quiet=0.02, max_wait=1.0)
             work = browser.work()
         if work is None:
-            return frame, raw
+            return frame, raw, False
         if work.drawn_s < PAGE_TO_SCREEN_S:   # the page's last change was drawn just now: it may not be on the screen yet
             frame, raw, _ = capture.settle(before=raw, change_timeout=PAGE_TO_SCREEN_S - work.drawn_s, max_wait=0.3)
         if work.selects != self._selects:     # a <select>'s list (a window of its own) may be opening
@@ -157,7 +159,7 @@ class ScreenSettle(Observer):
         doc, changes, link = work.doc, work.link_changes, work.link
         (last_doc, last_changes, last_link), self._link = self._link, (doc, changes, link)
         if (doc, changes) == (last_doc, last_changes):
-            return frame, raw
+            return frame, raw, True
         if link and last_link:
             need = LINK_SWITCHED_S
         elif link:
@@ -165,11 +167,11 @@ class ScreenSettle(Observer):
         elif last_link or doc == last_doc:   # gone, or the pointer passed over a link during the step
             need = LINK_HIDDEN_S
         else:
-            return frame, raw
+            return frame, raw, True
         if need - work.link_s > 0:
             time.sleep(need - work.link_s)
             frame, raw, _ = capture.settle(quiet=0.02, max_wait=0.3)
-        return frame, raw
+        return frame, raw, True
 
 
 #: after a step's input, how long nothing may be drawn before a MiniWoB page's screen counts as settled. Chromium

@@ -145,6 +145,34 @@ def test_browser_crash_is_reported_and_the_next_reset_recovers():
     assert not left, f"left running: {left}"
 
 
+@pytest.mark.parametrize("task", ["browser.todo-add-v0", "miniwob.click-test-2-v0", "game.snake-v0",
+                                  "mobile.contact-add-v1"])
+def test_a_crashed_page_is_reported_by_the_step_that_meets_it(task):
+    """A page whose renderer died (the browser lives on) ends the next step with an error at once, in every suite
+    with a page: a call on the page's CDP session would otherwise wait for ever, and a step's own round trip stands
+    for the health probe. The next reset gives a working page."""
+    before = descendants()
+    env = gym.make(f"hybridgym/{task}")
+    try:
+        env.reset(seed=0)
+        *_, truncated, info = env.step({"action_type": "click", "x": 300, "y": 300})
+        assert not truncated and "error" not in info
+        renderers = [p for p in descendants() - before if "--type=renderer" in cmdline(p)]
+        assert renderers
+        for pid in renderers:
+            with contextlib.suppress(ProcessLookupError):
+                os.kill(pid, signal.SIGKILL)
+        time.sleep(0.5)
+        *_, terminated, truncated, info = env.step({"action_type": "click", "x": 300, "y": 300})
+        assert truncated and "browser" in info.get("error", ""), info
+        env.reset(seed=1)
+        *_, truncated, info = env.step({"action_type": "click", "x": 300, "y": 300})
+        assert not truncated and "error" not in info
+        assert env.unwrapped.sandbox.browser.page.evaluate("1 + 1") == 2
+    finally:
+        env.close()
+
+
 def test_display_crash_is_reported_and_the_next_reset_recovers():
     env = gym.make("hybridgym/computer.find-order-total-v1")
     try:

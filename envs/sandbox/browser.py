@@ -290,6 +290,7 @@ class ChromiumBrowser:
         self.page = None
         self._cdp = None
         self._download_cdp = None
+        self._crashed = False   # the page's renderer died (`_on_crash`)
         self._origin: tuple[float, float] | None = None
         self._clock_installed = False
         self._sentinels = 0     # the sentinels sent to the page's document `_doc` (see `barrier`)
@@ -357,9 +358,11 @@ class ChromiumBrowser:
         return not any(is_dying(p) for p in self._lifelines)
 
     def is_alive(self, deep: bool = True) -> bool:
-        """A round trip to the page (about a millisecond): False once Chromium is gone.
-        deep=False: only what Playwright already knows (connected, page not closed)."""
+        """A round trip to the page (about a millisecond): False once Chromium is gone or the page's renderer
+        died. deep=False: only what Playwright already knows (connected, page not closed, not crashed)."""
         if self.browser is None or not self.browser.is_connected():
+            return False
+        if self._crashed:
             return False
         if self.page is None or not deep:
             return self.page is None or not self.page.is_closed()
@@ -384,6 +387,8 @@ class ChromiumBrowser:
         self.context = ctx
         self._clock_installed = False
         self.page = ctx.new_page()
+        self._crashed = False
+        self.page.on("crash", self._on_crash)
         if self.has_touch:
             # a touch screen: Chromium turns the X pointer into touchstart/touchmove/touchend
             # (pointerType "touch", clicks synthesized from taps), as DevTools' device mode does
@@ -568,10 +573,12 @@ class ChromiumBrowser:
         return PageWork(page, *w) if w else None
 
     def wait_idle(self, timeout: float = 5.0, poll: float = 0.01, page=None) -> bool:
-        """Wait until `busy()` is False (True) or `timeout` seconds pass (False)."""
+        """Wait until `busy()` is False (True) or `timeout` seconds pass (False); False at once when the page
+        is closed or its renderer died (nothing to wait for)."""
         deadline = time.monotonic() + timeout
+        target = page or self.page
         while self.busy(page):
-            if time.monotonic() >= deadline:
+            if time.monotonic() >= deadline or self._crashed or target is None or target.is_closed():
                 return False
             time.sleep(poll)
         return True
@@ -679,11 +686,25 @@ class ChromiumBrowser:
         seen, value = self.barrier(self.send_sentinel(xinput), max_frames, draw=True, then=then)
         return bool(seen), value
 
+    def _on_crash(self, page) -> None:
+        """The page's renderer died (Playwright's `crash` event, delivered while a call waits). A call on the page's
+        own CDP session would then wait for ever (Playwright answers its own calls on a crashed page with an error,
+        but not a session's, and letting the session go does not end them): the page is closed, which fails the
+        call in flight, and the next calls fail at once (`evaluate_cdp`). The sandbox then reports the browser
+        dead and the next reset starts it again."""
+        if page is not self.page:
+            return
+        self._crashed = True
+        with contextlib.suppress(Exception):
+            page.close()
+
     def evaluate_cdp(self, function: str, arg=None):
         """`page.evaluate(function, arg)` in one CDP call (Runtime.evaluate on the page's session): a
         quarter less time than Playwright's evaluate, whose driver does more per call; for the calls of
         every step. `arg` must be JSON; the value comes back as JSON. A script error raises
-        PlaywrightError, as from `page.evaluate`."""
+        PlaywrightError, as from `page.evaluate`; so does a page whose renderer died."""
+        if self._crashed:
+            raise PlaywrightError("Target crashed")
         out = self.cdp().send("Runtime.evaluate", {"expression": f"({function})({json.dumps(arg)})",
                                                    "awaitPromise": True, "returnByValue": True})
         if "exceptionDetails" in out:
