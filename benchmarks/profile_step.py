@@ -16,7 +16,19 @@ todo app, alternately the title field and the page's header). The phases, in the
 
 Medians over `--steps` steps per task, in one process.
 
-    .venv/bin/python benchmarks/profile_step.py --steps 60   # -> benchmarks/results/step_profile.json
+A reset's time, on MiniWoB's click-test, click-button, enter-text and click-checkboxes (the side-by-side
+benchmark's tasks, `--resets` resets of each, the same task again, each after one click):
+- `around_setup`: the rest of `HybridEnv._begin`: before the set-up, releasing held keys, the Escapes and their
+  sentinel, the workspace and the pointer; after it, the check that the untouched state does not pass;
+- `setup`: the task's set-up, one page round trip (waits until the page saw the Escapes, restarts the episode,
+  reads the baseline, waits for the page's next frame);
+- `first`: the first picture (`PageFrame.first`: the screen waited for, grabbed and copied);
+- `other`: the rest of `env.reset`.
+
+`--reset-idle 0.1` waits that long before each reset (the side-by-side benchmark's resets follow the peers' work).
+
+    .venv/bin/python benchmarks/profile_step.py --steps 60 --resets 15 --reset-idle 0 --reset-idle 0.1
+    # -> benchmarks/results/step_profile.json
 """
 
 from __future__ import annotations
@@ -97,10 +109,42 @@ def profile(task: str, steps: int, clock: Clock) -> dict:
         env.close()
 
 
+RESET_TASKS = ["click-test", "click-button", "enter-text", "click-checkboxes"]
+
+
+def profile_resets(resets: int, clock: Clock, idle: float = 0.0) -> dict:
+    from hybridgym.miniwob import MiniWoBEnv
+    env = MiniWoBEnv()
+    rows = []
+    try:
+        for task in RESET_TASKS:
+            env.reset(seed=10_000, options={"task": task})
+            for seed in range(resets):
+                br = env.unwrapped.sandbox.browser
+                env.step({"action_type": "click", "x": br.to_screen(20, 25)[0], "y": br.to_screen(20, 25)[1]})
+                time.sleep(idle)
+                clock.spent.clear()
+                t = time.perf_counter()
+                _, info = env.reset(seed=seed, options={"task": task})
+                total = time.perf_counter() - t
+                tm = info["timings"]
+                row = {"total": total, "around_setup": clock.spent.get("begin", 0.0) - tm["setup_s"],
+                       "setup": tm["setup_s"], "first": tm["observe_s"]}
+                row["other"] = max(0.0, total - sum(v for k, v in row.items() if k != "total"))
+                rows.append(row)
+        med = {k: round(statistics.median(r[k] for r in rows) * 1000, 2) for k in rows[0]}
+        return {"tasks": RESET_TASKS, "resets": len(rows), "idle_before_s": idle, "median_ms": med}
+    finally:
+        env.close()
+
+
 def main(argv=None) -> int:
     p = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     p.add_argument("--steps", type=int, default=60)
     p.add_argument("--tasks", default=",".join(TASKS))
+    p.add_argument("--resets", type=int, default=15, help="resets per MiniWoB task for the reset profile (0: none)")
+    p.add_argument("--reset-idle", type=float, action="append",
+                   help="seconds of idle before each reset (repeat for several profiles; default 0)")
     p.add_argument("--out", type=Path, default=OUT)
     args = p.parse_args(argv)
     clock = Clock()
@@ -115,10 +159,19 @@ def main(argv=None) -> int:
         r = profile(task, args.steps, clock)
         results.append(r)
         print(task, json.dumps(r["median_ms"]), flush=True)
+    resets = None
+    if args.resets > 0:
+        from hybridgym import core
+        clock.wrap(core.HybridEnv, "_begin", "begin")
+        resets = []
+        for idle in args.reset_idle or [0.0]:
+            resets.append(profile_resets(args.resets, clock, idle))
+            print(f"reset after {idle} s idle", json.dumps(resets[-1]["median_ms"]), flush=True)
     args.out.parent.mkdir(parents=True, exist_ok=True)
-    args.out.write_text(json.dumps({"command": "benchmarks/profile_step.py --steps %d" % args.steps,
-                                    "machine": platform.node(), "date": time.strftime("%Y-%m-%d"),
-                                    "load_avg": list(os.getloadavg()), "results": results},
+    args.out.write_text(json.dumps({"command": "benchmarks/profile_step.py --steps %d --resets %d%s" % (
+                                        args.steps, args.resets, "".join(f" --reset-idle {i}" for i in args.reset_idle or [])),
+                                    "machine": platform.node(), "date": time.strftime("%Y-%m-%d %H:%M"),
+                                    "load_avg": list(os.getloadavg()), "results": results, "resets": resets},
                                    indent=1) + "\n")
     print(f"wrote {args.out}")
     return 0
