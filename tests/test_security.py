@@ -229,6 +229,21 @@ def test_browser_blocks_local_files_and_browser_pages(browser, url, host_marker)
     assert "root:x:0" not in text and host_marker.name not in text
 
 
+@pytest.mark.parametrize("url", ["chrome://crash", "chrome://kill", "chrome://hang", "chrome://shorthang",
+                                 "chrome://memory-exhaust", "chrome://gpucrash", "chrome://gpuhang",
+                                 "chrome://inducebrowsercrashforrealz"])
+def test_chromiums_debug_urls_neither_crash_nor_hang_the_browser(browser, url):
+    """Chromium's debug URLs kill or hang a renderer, the GPU process or the browser when a person types them in
+    its address bar: the agent must not be able to end or freeze its sandbox that way. (The policy blocks
+    chrome://; the Chromium here did not act on them with that block lifted either, so this guards against a
+    Chromium or a policy that would.)"""
+    address_bar(browser, url)
+    *_, truncated, info = browser.step({"action_type": "click", "x": 640, "y": 400})
+    assert not truncated and "error" not in info, info
+    assert browser.unwrapped.sandbox.health() is None
+    assert browser.unwrapped.sandbox.browser.page.evaluate("1 + 1") == 2
+
+
 def test_browser_refuses_javascript_urls(browser):
     page = browser.unwrapped.sandbox.browser.page
     before = page.title()
