@@ -120,8 +120,8 @@ def profile_resets(resets: int, clock: Clock, idle: float = 0.0) -> dict:
         for task in RESET_TASKS:
             env.reset(seed=10_000, options={"task": task})
             for seed in range(resets):
-                br = env.unwrapped.sandbox.browser
-                env.step({"action_type": "click", "x": br.to_screen(20, 25)[0], "y": br.to_screen(20, 25)[1]})
+                x, y = env.unwrapped.sandbox.browser.to_screen(20, 25)
+                env.step({"action_type": "click", "x": x, "y": y})
                 time.sleep(idle)
                 clock.spent.clear()
                 t = time.perf_counter()

@@ -360,9 +360,7 @@ class ChromiumBrowser:
     def is_alive(self, deep: bool = True) -> bool:
         """A round trip to the page (about a millisecond): False once Chromium is gone or the page's renderer
         died. deep=False: only what Playwright already knows (connected, page not closed, not crashed)."""
-        if self.browser is None or not self.browser.is_connected():
-            return False
-        if self._crashed:
+        if self.browser is None or not self.browser.is_connected() or self._crashed:
             return False
         if self.page is None or not deep:
             return self.page is None or not self.page.is_closed()
