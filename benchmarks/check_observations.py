@@ -1,11 +1,16 @@
 """Are an env's observations final? Replays the oracles of a suite's tasks and, after every step,
 compares the observation with the screen a moment later (0.6 s by default; no input in between): a difference means the
 env returned before the step's result was all on the screen (a stale observation). Writes the count
-and the steps where it happened. Suites: mobile, browser, miniwob (the tasks with a scripted solver).
+and the steps where it happened. Suites: mobile, browser, miniwob (the tasks with a scripted solver; with
+`--agent random`, the first N tasks of the suite but MiniWoB's real-time ones, whose pages move by themselves
+(`tasks.miniwob.REAL_TIME`), each episode `--steps` random actions: clicks anywhere on the screen, keys, typing,
+scrolls). On MiniWoB it also counts the steps whose picture was read once the frame marker
+showed the step's colour (`XShmCapture.read_marked`; the others waited for a quiet screen).
 
     .venv/bin/python benchmarks/check_observations.py --suite mobile --tasks 60
     .venv/bin/python benchmarks/check_observations.py --suite browser --tasks 60
     .venv/bin/python benchmarks/check_observations.py --suite miniwob
+    .venv/bin/python benchmarks/check_observations.py --suite miniwob --agent random --tasks 60 --seeds 2 --steps 5
 """
 
 from __future__ import annotations
@@ -20,27 +25,41 @@ import gymnasium as gym
 import numpy as np
 
 import hybridgym
-from hybridgym.agents import OracleAgent
+from hybridgym.agents import OracleAgent, RandomAgent
+from hybridgym.sandbox.capture import XShmCapture
 from hybridgym.tasks import tasks_of
+from hybridgym.tasks.miniwob import REAL_TIME
 
 SUITES = ("mobile", "browser", "miniwob")
 
 
-def check(suite: str, n_tasks: int, seeds: int = 1, shots: Path | None = None, later_s: float = 0.6) -> dict:
-    tasks = sorted(t.id for t in tasks_of(suite) if getattr(t, "has_oracle", True))[:n_tasks]
+def check(suite: str, n_tasks: int, seeds: int = 1, shots: Path | None = None, later_s: float = 0.6,
+          agent_name: str = "oracle", max_steps: int = 5) -> dict:
+    oracle = agent_name == "oracle"
+    tasks = sorted(t.id for t in tasks_of(suite) if oracle and getattr(t, "has_oracle", True)
+                   or not oracle and getattr(t, "name", None) not in REAL_TIME)[:n_tasks]
     env = gym.make(hybridgym.SUITE_IDS[suite], max_steps=10 ** 6)
     steps, stale, failed = 0, [], []
+    marked = [0]
+    read_marked = XShmCapture.read_marked
+
+    def counted(self, *args, **kwargs):
+        frame = read_marked(self, *args, **kwargs)
+        marked[0] += frame is not None
+        return frame
+    XShmCapture.read_marked = counted
     try:
         for tid in tasks:
             for seed in range(seeds):
                 obs, info = env.reset(seed=seed, options={"task": tid})
-                agent = OracleAgent()
+                agent = OracleAgent() if oracle else RandomAgent()
                 agent.reset(env, obs, info)
-                done = False
+                done, n = False, 0
                 while not done:
                     action = agent.act(obs)
                     obs, _, term, trunc, info = env.step(action)
-                    done = term or trunc
+                    n += 1
+                    done = term or trunc or (not oracle and n >= max_steps)
                     time.sleep(later_s)
                     later = env.unwrapped.sandbox.capture.grab()
                     steps += 1
@@ -54,11 +73,13 @@ def check(suite: str, n_tasks: int, seeds: int = 1, shots: Path | None = None, l
                         stale.append({"task": tid, "seed": seed, "step": steps, "action": str(action)[:80],
                                       "changed_box": [int(x0), int(y0), int(x1) + 1, int(y1) + 1],
                                       "changed_pixels": len(diff)})
-                if not info.get("success"):
+                if oracle and not info.get("success"):
                     failed.append(f"{tid} seed {seed}")
     finally:
+        XShmCapture.read_marked = read_marked
         env.close()
-    return {"suite": suite, "tasks": len(tasks), "seeds": seeds, "later_s": later_s, "steps": steps, "stale_observations": len(stale),
+    return {"suite": suite, "agent": agent_name, "tasks": len(tasks), "seeds": seeds, "later_s": later_s, "steps": steps,
+            "marked_steps": marked[0], "stale_observations": len(stale),
             "stale_share": round(len(stale) / max(steps, 1), 4), "oracle_failures": failed, "where": stale}
 
 
@@ -70,13 +91,17 @@ def main() -> None:
     p.add_argument("--later", type=float, default=0.6, help="seconds after the step to look again (the browser's"
                    " status bubble fades out until 0.47 s after the pointer left a link)")
     p.add_argument("--out", help="default: benchmarks/results/<suite>_observations.json")
+    p.add_argument("--agent", choices=("oracle", "random"), default="oracle")
+    p.add_argument("--steps", type=int, default=5, help="steps per episode of the random agent")
     p.add_argument("--shots", type=Path, help="a folder for each stale observation's picture (above) and the later screen")
     args = p.parse_args()
     result = {"command": f"python benchmarks/check_observations.py --suite {args.suite} --tasks {args.tasks}"
-                         f" --seeds {args.seeds} --later {args.later}",
+                         f" --seeds {args.seeds} --later {args.later}"
+                         + (f" --agent random --steps {args.steps}" if args.agent == "random" else ""),
               "date": time.strftime("%Y-%m-%d %H:%M"), "loadavg_1m_before": round(os.getloadavg()[0], 2),
-              **check(args.suite, args.tasks, args.seeds, args.shots, args.later), "loadavg_1m_after": round(os.getloadavg()[0], 2)}
-    out = Path(args.out or f"benchmarks/results/{args.suite}_observations.json")
+              **check(args.suite, args.tasks, args.seeds, args.shots, args.later, args.agent, args.steps), "loadavg_1m_after": round(os.getloadavg()[0], 2)}
+    out = Path(args.out or f"benchmarks/results/{args.suite}_observations"
+                              f"{'_random' if args.agent == 'random' else ''}.json")
     out.parent.mkdir(parents=True, exist_ok=True)
     out.write_text(json.dumps(result, indent=2) + "\n")
     print(json.dumps({k: v for k, v in result.items() if k != "where"}, indent=2))

@@ -18,6 +18,8 @@ wait compares against it) and nothing else of the episode.
 
 from __future__ import annotations
 
+import contextlib
+
 import time
 from dataclasses import dataclass
 from typing import Any
@@ -79,6 +81,12 @@ class Observer:
     def _keep(self, frame: np.ndarray, raw: bytes | None) -> np.ndarray:
         self.frame, self.raw = frame, raw
         return frame
+
+    @property
+    def before(self) -> "bytes | np.ndarray | None":
+        """The last picture, to tell a new one from (`XShmCapture.settle(before=)`): its raw bytes from the
+        screen, or its RGB frame when it was read without them (`XShmCapture.read_marked`)."""
+        return self.raw if self.raw is not None else self.frame
 
 
 def _sent_input(actions) -> bool:
@@ -179,8 +187,14 @@ class ScreenSettle(Observer):
 #: oracles of 8 tasks x 8 seeds (160 steps, `benchmarks/check_observations.py --suite miniwob`), 2 ms left 2-7
 #: observations stale, 3 ms 1-4, 4 ms 0-3 and 5 ms none (the screen is grabbed meanwhile: `XShmCapture.settle`)
 PAGE_QUIET_S = 0.005
+#: how long a MiniWoB step waits for the frame marker's new colour on the screen before it waits for a quiet screen
+MARK_WAIT_S = 0.1
 # a step's page frame, then the task's probe: "() => <frame>.then(() => <probe>)"
 _NEXT_FRAME_THEN = "() => new Promise(r => requestAnimationFrame(() => setTimeout(() => r(%s), 0)))"
+# the task's probe once the page's tasks queued so far have run (in the barrier's round trip)
+_AFTER_TASKS_THEN = "new Promise(r => window.__hgRealTimeout(() => r(%s), 0))"
+#: frames the page is given to see a step's sentinel (`ChromiumBrowser.input_barrier`'s)
+INPUT_FRAMES = 8
 
 
 class PageFrame(Observer):
@@ -241,7 +255,7 @@ class PageFrame(Observer):
         browser's own (a menu, a <select>'s list), the picture once the screen was quiet for `PAGE_QUIET_S`.
         With no earlier picture to compare with (the first reset of the sandbox), two real frames are
         waited for first: a grab right after the set-up could still show the cover."""
-        if self.raw is None:
+        if self.frame is None:
             try:
                 sb.browser.wait_real_frame()
             except Exception:   # a dead part: the env's health check after the reset tells
@@ -249,7 +263,7 @@ class PageFrame(Observer):
         # a window of the browser's own that the reset closed (a menu, a <select>'s list) leaves the page's old
         # picture drawn again beneath it: the new one follows within a few ms
         quiet, self.window_closed = (PAGE_QUIET_S if self.window_closed else 0.0), False
-        frame, raw, _ = sb.capture.settle(before=self.raw, change_timeout=0.05, quiet=quiet, max_wait=1.5, poll=0.001)
+        frame, raw, _ = sb.capture.settle(before=self.before, change_timeout=0.05, quiet=quiet, max_wait=1.5, poll=0.001)
         return StepReport(self._keep(frame, raw))
 
     def before_input(self, sb) -> None:
@@ -259,15 +273,27 @@ class PageFrame(Observer):
     def step(self, sb, task, actions) -> StepReport:
         browser = sb.browser
         top = browser.viewport_origin()[1]
+        # the step may have opened a window of the browser's own (a menu, a bubble) that the page's frame does not tell
+        # of; a key that did (a menu key, a shortcut) has the keyboard: the page then does not see the sentinel
+        own_window = False
         for act in actions:
-            if isinstance(act, (A.Hotkey, A.KeyDown, A.KeyUp, A.TypeText, A.RightClick)) or \
-                    any(y < top for _, y in points_of(act)):
+            if isinstance(act, A.RightClick) or any(y < top for _, y in points_of(act)):
+                self.focus_may_have_left = own_window = True
+            elif isinstance(act, (A.Hotkey, A.KeyDown, A.KeyUp, A.TypeText)):
                 self.focus_may_have_left = True
-        answered, probed, barrier = False, None, False
+        answered, probed, barrier, seen, selects = False, None, False, None, 0
         read = f"[{task.probe or 'null'}, window.__hybridgymSelects ? __hybridgymSelects() : 0]"
+        marked = sb.marker_point is not None and not own_window
         try:
-            if _sent_input(actions):   # all the input reached the page (a long text arrives over frames), then a frame
-                _, (probed, selects) = browser.input_barrier(sb.input, then=read)
+            if _sent_input(actions) and marked:
+                # all the input reached the page; the screen then tells when the frame after it is shown (the frame
+                # marker), and the task is asked after the page's work on that input (a task may end its episode
+                # in a timer of its own)
+                seen, (probed, selects) = browser.barrier(browser.send_sentinel(sb.input), INPUT_FRAMES,
+                                                          then=_AFTER_TASKS_THEN % read)
+                barrier = True
+            elif _sent_input(actions):   # all the input reached the page (a long text arrives over frames), then a frame
+                seen, (probed, selects) = browser.input_barrier(sb.input, then=read)
                 barrier = True
             else:
                 probed, selects = browser.page.evaluate(_NEXT_FRAME_THEN % read)
@@ -276,8 +302,20 @@ class PageFrame(Observer):
                 self.focus_may_have_left = True
         except Exception:   # a navigation replaced the page: the screen alone, the task asked itself
             pass
-        frame, raw, _ = sb.capture.settle(before=self.raw, change_timeout=0.03, quiet=PAGE_QUIET_S if barrier else 0.0,
+        mark = browser.mark if barrier and marked else None
+        if mark is not None and not selects:
+            # the frame marker shows the sentinel's colour: the frame after all the step's input is on the screen
+            frame = sb.capture.read_marked(sb.marker_point, mark, MARK_WAIT_S)
+            if frame is not None:
+                return StepReport(self._keep(frame, None), answered=answered, probed=probed)
+        frame, raw, _ = sb.capture.settle(before=self.before, change_timeout=0.03, quiet=PAGE_QUIET_S if barrier else 0.0,
                                           max_wait=0.5, poll=0.001)
+        if seen is False and task.probe:
+            # the page did not see the sentinel within its frames: the keys went elsewhere (the address bar), or a
+            # loaded machine gave the page the step's input late (a click that moved the focus back from the
+            # address bar): the task is asked again once the screen has settled
+            with contextlib.suppress(Exception):
+                probed = browser.evaluate_cdp(f"() => {task.probe}")
         return StepReport(self._keep(frame, raw), answered=answered, probed=probed)
 
 

@@ -14,6 +14,9 @@ from hybridgym.assets import ASSETS
 
 from .observers import CanvasClock, Observer, PageFrame, PhoneIdle, ScreenSettle
 
+#: the MiniWoB screen's hidden rows, where the page draws its frame marker (`Sandbox(marker_rows=...)`)
+MARKER_ROWS = 8
+
 
 @dataclass(frozen=True)
 class Suite:
@@ -54,7 +57,8 @@ SUITE_SPECS: dict[str, Suite] = {s.name: s for s in (
           {"browser": "window", "web_root": ASSETS / "web", "web_host": "webapps.test", "refresh_hz": 240}, ScreenSettle,
           summary="web apps served on 127.0.0.1 in a Chromium window"),
     Suite("miniwob", "hybridgym/MiniWoB-v0", "hybridgym.miniwob:MiniWoBEnv", (1280, 800), "computer",
-          {"browser": "window", "web_root": ASSETS / "web", "web_host": "miniwob.test", "refresh_hz": 240}, PageFrame,
+          {"browser": "window", "web_root": ASSETS / "web", "web_host": "miniwob.test", "refresh_hz": 240,
+           "marker_rows": MARKER_ROWS}, PageFrame,
           options=("fresh_page",),
           summary="MiniWoB++ pages of the installed miniwob package"),
     Suite("mobile", "hybridgym/Mobile-v0", "hybridgym.mobile:MobileEnv", (720, 1600), "mobile",

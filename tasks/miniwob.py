@@ -158,6 +158,26 @@ async ([seed, mode, nonce]) => {
     waited = true;
     await new Promise(r => setTimeout(r, 5));
   }
+  // the images the page's style sheets name (jQuery UI's icons, drawn once a widget shows them: fetched once per
+  // document) and the episode's <img>s, loaded before the first picture: a picture taken before one arrived would
+  // be without it, and the next one with it, whatever the step did
+  if (!core.__hybridgymImages) {
+    const urls = new Set();
+    for (const sheet of document.styleSheets) {
+      let rules;
+      try { rules = sheet.cssRules; } catch (e) { continue; }
+      for (const rule of rules) {
+        for (const m of rule.cssText.matchAll(/url\\(\\s*["']?([^"')]+)["']?\\s*\\)/g)) {
+          if (!m[1].startsWith('data:')) urls.add(new URL(m[1], sheet.href || location.href).href);
+        }
+      }
+    }
+    core.__hybridgymImages = Promise.all([...urls].map(u => new Promise(r => {
+      const i = new Image(); i.onload = i.onerror = r; i.src = u; })));
+  }
+  const images = [...document.images].filter(i => !i.complete).map(i => new Promise(r => {
+    i.addEventListener('load', r); i.addEventListener('error', r); }));
+  await Promise.race([Promise.all([core.__hybridgymImages, ...images]), new Promise(r => setTimeout(r, 2000))]);
   await new Promise(r => requestAnimationFrame(() => setTimeout(r, 0)));
   const u = core.getUtterance();
   return {utterance: typeof u === 'string' ? u : u.utterance, waited};

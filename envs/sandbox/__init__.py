@@ -10,9 +10,11 @@ from __future__ import annotations
 import atexit
 import contextlib
 import os
+import shutil
 import socket
 import signal
 import subprocess
+import tempfile
 import time
 import weakref
 from pathlib import Path
@@ -69,13 +71,23 @@ class Sandbox:
     desktop: the computer suite's desktop session (implies a window manager): a private D-Bus,
         openbox with its window rules, the tint2 panel, a background; apps from `APPS` start
         with `open_app(name, *args)` (see `hybridgym.sandbox.desktop`).
+    marker_rows: with a browser window, the X screen is that many rows taller than `height`, the window
+        covers them and its pages draw the frame marker there (`ChromiumBrowser`), out of every screenshot
+        (the capture is `width` x `height`) and out of the pointer's reach (actions are on the screenshot);
+        the screen's pixels are then also kept in a private memory-mapped file (`capture.Framebuffer`)
+        to read the marker without a request to X (`XShmCapture.read_marked`).
     """
 
     def __init__(self, width: int, height: int, *, browser: str | None = None, scale: float = 1.0,
                  touch: bool = False, web_root: Path | None = None,
                  shell_timeout: float = 30.0, desktop: bool = False, refresh_hz: int = 60,
-                 limits: Limits | None = None, web_host: str | None = None, page_channel: bool = False):
+                 limits: Limits | None = None, web_host: str | None = None, page_channel: bool = False,
+                 marker_rows: int = 0):
+        if marker_rows and browser != "window":
+            raise ValueError("marker_rows needs browser='window'")
         self.width, self.height = width, height
+        self.marker_rows = int(marker_rows)
+        self._fb_dir: str | None = None   # the screen's memory-mapped file's folder (with marker_rows)
         self.refresh_hz = refresh_hz
         self._browser_mode, self._scale, self._touch = browser, scale, touch
         self._page_channel = page_channel
@@ -120,10 +132,15 @@ class Sandbox:
         try:
             t = time.perf_counter()
             self.jail = Jail(self._limits).start()
-            self.display = XvfbDisplay(self.width, self.height, refresh_hz=self.refresh_hz).start()
+            if self.marker_rows:   # in memory: Xvfb writes every frame there
+                shm = "/dev/shm" if os.path.isdir("/dev/shm") else None
+                self._fb_dir = tempfile.mkdtemp(prefix="hybridgym-fb-", dir=shm)
+                reaper.register("dir", self._fb_dir)
+            self.display = XvfbDisplay(self.width, self.height + self.marker_rows, refresh_hz=self.refresh_hz,
+                                       framebuffer_dir=self._fb_dir).start()
             reaper.register("pid", str(self.display.pid))
             self.input = XTestInput(self.display.name)
-            self.capture = XShmCapture(self.display.name, self.width, self.height)
+            self.capture = XShmCapture(self.display.name, self.width, self.height, framebuffer=self.display.framebuffer)
             self.x_windows = XWindows(self.display.name)
             self.timings["display_s"] = time.perf_counter() - t
             self.workspace = Workspace(self.jail.home, owned=False)
@@ -163,7 +180,8 @@ class Sandbox:
                                                allowed_origins=(self.server.origin,) if self.server else (),
                                                extra_flags=self.server.browser_flags if self.server else (),
                                                downloads=self.workspace.root / "Downloads",
-                                               channel=self._channel_listener() if self._page_channel else None).start()
+                                               channel=self._channel_listener() if self._page_channel else None,
+                                               marker_rows=self.marker_rows).start()
                 # the first window keeps animating its frame for a while: let it finish now
                 self.browser.load("about:blank")
                 self.capture.settle(quiet=0.5, max_wait=3.0)
@@ -178,6 +196,15 @@ class Sandbox:
             self.close()
             raise
         return self
+
+    @property
+    def marker_point(self) -> tuple[int, int] | None:
+        """Where `read_marked` looks at the frame marker on the screen (below the screenshot), or None: the middle
+        of its strip, at the right, away from the browser's status bubble at the window's foot on the left (the
+        window's last row and column are not the page's)."""
+        if not self.marker_rows or self.browser is None:
+            return None
+        return self.width - 24, self.height + (self.marker_rows - 1) // 2
 
     def launch_app(self, argv: list[str], **env: str) -> subprocess.Popen:
         """Start a desktop program on the display, in the workspace, with HOME = the workspace
@@ -413,6 +440,10 @@ class Sandbox:
             self.display.stop()
             self.display = None
             reaper.forget("pid", str(pid))
+        if self._fb_dir is not None:
+            shutil.rmtree(self._fb_dir, ignore_errors=True)
+            reaper.forget("dir", self._fb_dir)
+            self._fb_dir = None
         if self.workspace is not None:
             self.workspace.remove()
             self.workspace = None

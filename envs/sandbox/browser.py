@@ -50,6 +50,27 @@ BASE_FLAGS = [
 _REAL_FRAME_SCRIPT = """
 (() => {
   const raf = window.requestAnimationFrame.bind(window);
+  // the frame marker (`ChromiumBrowser(marker_rows=...)`): a strip of MARK_H CSS px at the foot of the window,
+  // below the screen the agent sees, given a new colour with every sentinel, so the env can tell when the frame
+  // after the step's input is on the screen. A style sheet of the document's own (not in the DOM, not in
+  // document.styleSheets) on the root's ::after, which no event reaches
+  const MARK_H = /*MARK_H*/null;
+  let mark = null, markRule = null;
+  if (MARK_H) {
+    try {
+      const sheet = new CSSStyleSheet();
+      sheet.replaceSync(`html::after { content: ''; position: fixed; left: 0; right: 0; bottom: 0; height: ${MARK_H}px;
+        z-index: 2147483647; pointer-events: none; background: #000; }`);
+      document.adoptedStyleSheets = [...document.adoptedStyleSheets, sheet];
+      markRule = sheet.cssRules[0];
+      mark = Math.floor(Math.random() * 0xffffff);   // a new document does not start where the last one stood
+    } catch (e) { markRule = null; mark = null; }
+  }
+  const bumpMark = () => {
+    if (!markRule) return;
+    mark = (mark + 1) & 0xffffff;
+    markRule.style.background = '#' + mark.toString(16).padStart(6, '0');
+  };
   Object.defineProperty(window, '__hybridgymRealFrame', {
     value: () => new Promise(r => raf(() => raf(r))), enumerable: false });
   // the start of the page's next real frame (the one that shows the DOM as it is now)
@@ -63,11 +84,12 @@ _REAL_FRAME_SCRIPT = """
   const onKey = e => {
     if (e.key !== 'Pause') return;
     e.stopImmediatePropagation(); e.preventDefault();
-    if (e.type === 'keyup') { sentinel++; for (const w of waiters.splice(0)) w(); }
+    if (e.type === 'keyup') { sentinel++; bumpMark(); for (const w of waiters.splice(0)) w(); }
   };
   window.addEventListener('keydown', onKey, true);
   window.addEventListener('keyup', onKey, true);
-  // the barrier (`ChromiumBrowser.barrier`): resolves [seen, doc, sentinels seen] once the page has seen
+  // the barrier (`ChromiumBrowser.barrier`): resolves [seen, doc, sentinels seen, the frame marker's colour (null:
+  // none)] once the page has seen
   // sentinel n as the env counts them in document d (null: the env has not asked this document yet; a document
   // that is not d counts from its own start, so any sentinel is the awaited one), told by the key event itself,
   // or after `frames` frames without it; with `draw`, once the frame after the sentinel is drawn
@@ -75,7 +97,7 @@ _REAL_FRAME_SCRIPT = """
     value: (d, n, frames, draw) => new Promise(r => {
       const target = (d === null || d === doc) ? n : 1;
       let done = false, hit = false;
-      const finish = seen => { if (!done) { done = true; r([seen, doc, sentinel]); } };
+      const finish = seen => { if (!done) { done = true; r([seen, doc, sentinel, mark]); } };
       const seen = () => { hit = true; if (draw) raf(() => realTimeout(() => finish(true), 0)); else finish(true); };
       const check = () => { if (done || hit) return; if (sentinel >= target) seen(); else waiters.push(check); };
       check();
@@ -274,10 +296,15 @@ class ChromiumBrowser:
                  scale: float = 1.0, touch: bool = False, allowed_origins: tuple[str, ...] = (),
                  extra_flags: tuple[str, ...] = (), downloads: "os.PathLike | str | None" = None,
                  executable: str = CHROMIUM, owner: tuple[int, int] | None = None,
-                 channel: "Callable[[], socket.socket] | None" = None):
+                 channel: "Callable[[], socket.socket] | None" = None, marker_rows: int = 0):
         if mode not in ("window", "app"):
             raise ValueError(f"browser mode must be 'window' or 'app', got {mode!r}")
+        if marker_rows and (mode != "window" or marker_rows < 2):
+            raise ValueError(f"a frame marker needs a browser window and at least 2 rows, got {mode!r}, {marker_rows}")
         self.width, self.height, self.mode, self.scale, self.has_touch = width, height, mode, scale, touch
+        #: screen rows below `height` that the window covers, where its pages draw the frame marker
+        self.marker_rows = int(marker_rows)
+        self.mark: int | None = None   # the marker's colour after the last barrier's sentinel (None: not known)
         self._env = display_env
         self.executable = executable
         self.owner = owner
@@ -306,7 +333,8 @@ class ChromiumBrowser:
         require(self.executable, "the browser of the browser, MiniWoB, phone and game suites")
         self._pw = _playwright()
         flags = BASE_FLAGS + ["--window-position=0,0",
-                              f"--window-size={round(self.width / self.scale)},{round(self.height / self.scale)}"]
+                              f"--window-size={round(self.width / self.scale)},"
+                              f"{round((self.height + self.marker_rows) / self.scale)}"]
         hosts = [urlsplit(o).netloc for o in self.allowed_origins]
         if self._listen is not None:   # the page reaches the channel's port past the closed proxy, and nothing else
             self._channel = PageChannel(self._listen)
@@ -314,6 +342,8 @@ class ChromiumBrowser:
             # after a key, Chromium holds the page's other tasks (the channel's message among them) until its next
             # frame is drawn: sokoban's step 7.9 ms through Playwright, 13.5 on the channel with it; 10.9 and 6.6
             # without (benchmarks/bench_game_step.py). A game page runs on its own clock: it loses nothing by it
+        if self._listen is not None or self.marker_rows:
+            # (with the frame marker, the step's question to the page waits for the page's tasks, not for a frame)
             flags = [f + ",DeferRendererTasksAfterInput" if f.startswith("--disable-features=") else f for f in flags]
         flags += ["--proxy-server=http://127.0.0.1:9", "--proxy-bypass-list=" + ";".join(["<-loopback>", *hosts])]
         if self.scale != 1.0:
@@ -379,7 +409,8 @@ class ChromiumBrowser:
                                            is_mobile=self.has_touch, has_touch=self.has_touch)
         else:
             ctx = self.browser.new_context(no_viewport=True)
-        ctx.add_init_script(_REAL_FRAME_SCRIPT)
+        mark_h = f"{self.marker_rows / self.scale:.3f}" if self.marker_rows else "null"
+        ctx.add_init_script(_REAL_FRAME_SCRIPT.replace("/*MARK_H*/null", mark_h))
         for script in self._scripts:
             ctx.add_init_script(script)
         self.context = ctx
@@ -626,7 +657,7 @@ class ChromiumBrowser:
     # one round trip: the barrier, then the caller's expression; a page without the init script
     # (an error page) has no barrier: [None, None, -1, value]
     _BARRIER_JS = ("([d, n, f, w]) => (window.__hybridgymBarrier ? window.__hybridgymBarrier(d, n, f, w)"
-                   " : Promise.resolve([null, null, -1])).then(b => Promise.resolve(%s).then(v => [...b, v]))")
+                   " : Promise.resolve([null, null, -1, null])).then(b => Promise.resolve(%s).then(v => [...b, v]))")
 
     def barrier(self, n: int, max_frames: int, draw: bool = False, then: str = "null") -> tuple[bool | None, object]:
         """Wait until the page has seen sentinel `n` (`send_sentinel`) or `max_frames` real frames passed,
@@ -637,9 +668,10 @@ class ChromiumBrowser:
         counts the sentinels it sent to the page's document, so it need not ask the count first. The
         document's name comes back with every answer: a new document (a navigation) counts from its own
         start, and the env takes over the page's count, whatever it is."""
-        seen, doc, count, value = self.evaluate_cdp(self._BARRIER_JS % then, [self._doc, n, max_frames, draw])
+        seen, doc, count, mark, value = self.evaluate_cdp(self._BARRIER_JS % then, [self._doc, n, max_frames, draw])
         if doc is not None:
             self._doc, self._sentinels = doc, max(int(count), 0)
+        self.mark = mark if seen and isinstance(mark, int) else None
         return seen, value
 
     #: how many real frames `flush_input` waits for the page to see the input (about 2 s at 60 Hz)

@@ -3,7 +3,9 @@ settle, told by the X DAMAGE extension when anything is drawn (polling frames wh
 
 from __future__ import annotations
 
+import mmap
 import select
+import struct
 import time
 
 import mss
@@ -92,11 +94,74 @@ class DamageWatch:
         self._d.damage_subtract(self._damage)
         self._d.sync()   # processed by the server before anything the caller does next
 
+    def caught_up(self) -> bool:
+        """Whether anything was drawn since the last `take`, up to now: one round trip to the server first,
+        so a drawing request it was carrying out meanwhile has ended and its event is read (the server carries
+        out one request at a time, and sends a drawing's event once the drawing is done)."""
+        self._d.sync()
+        return self.take()
+
     def close(self) -> None:
         try:
             self._d.close()
         except Exception:
             pass
+
+
+class Framebuffer:
+    """The screen's pixels where Xvfb keeps them (`XvfbDisplay(framebuffer_dir=...)`: a memory-mapped XWD
+    file), read without a request to the server: a 1280x800 screen copied in 0.1-1 ms, where an XShm grab
+    waits for the server, which may be busy putting the browser's frame (2.7-3.5 ms in a MiniWoB step).
+
+    Xvfb writes that memory while it carries out a drawing request, so a read can meet a drawing half done:
+    `XShmCapture.read_marked` reads again when the server drew meanwhile."""
+
+    def __init__(self, path: str, width: int, height: int):
+        with open(path, "rb") as f:
+            self._map = mmap.mmap(f.fileno(), 0, access=mmap.ACCESS_READ)
+        try:
+            head = struct.unpack(">25I", self._map[:100])   # XWDFileHeader, big-endian
+            header_size, depth, bits_per_pixel, bytes_per_line = head[0], head[3], head[11], head[12]
+            screen_w, screen_h, ncolors = head[4], head[5], head[19]
+            if depth != 24 or bits_per_pixel != 32 or screen_w < width or screen_h < height:
+                raise RuntimeError(f"unexpected framebuffer: depth {depth}, {bits_per_pixel} bits per pixel, "
+                                   f"{screen_w}x{screen_h} for a {width}x{height} capture")
+            offset = header_size + ncolors * 12   # then the colormap's XWDColor entries
+            pixels = np.frombuffer(self._map, np.uint8, count=screen_h * bytes_per_line, offset=offset)
+            self.screen = pixels.reshape(screen_h, bytes_per_line // 4, 4)   # BGRX rows of the whole screen
+        except BaseException:
+            self._map.close()
+            raise
+        self.width, self.height = width, height
+
+    def pixel(self, x: int, y: int) -> int:
+        """The screen's pixel at (x, y) as 0xRRGGBB."""
+        b, g, r = self.screen[y, x, :3].tolist()
+        return (r << 16) | (g << 8) | b
+
+    def rgb(self) -> np.ndarray:
+        """The top-left width x height of the screen as a new RGB array (as `XShmCapture.grab` gives it)."""
+        bgra = self.screen[:self.height, :self.width]
+        if cv2 is not None:
+            return cv2.cvtColor(bgra, cv2.COLOR_BGRA2RGB)
+        return np.ascontiguousarray(bgra[..., 2::-1])
+
+    def close(self) -> None:
+        self.screen = None
+        try:
+            self._map.close()
+        except (BufferError, ValueError):   # a view of it still held: the mapping goes with it
+            pass
+
+
+def _differs(shot: tuple[bytes, np.ndarray | None], before: "bytes | np.ndarray | None") -> bool:
+    """Whether a grab (raw BGRA, its RGB array) differs from `before`: an earlier grab's raw bytes, or an
+    earlier frame's RGB array (one read from the framebuffer), or None (nothing to compare with)."""
+    if before is None:
+        return True
+    if isinstance(before, np.ndarray):
+        return not np.array_equal(shot[1], before)
+    return shot[0] != before
 
 
 #: a quiet time at least this long is used to grab the screen meanwhile (`XShmCapture.settle`)
@@ -106,9 +171,12 @@ EARLY_GRAB_S = 0.002
 class XShmCapture:
     """Grabs the whole display as RGB uint8 (H, W, 3)."""
 
-    def __init__(self, display_name: str, width: int, height: int, damage: bool = True):
+    def __init__(self, display_name: str, width: int, height: int, damage: bool = True,
+                 framebuffer: str | None = None):
         self.width, self.height = width, height
         self._mss = mss.MSS(display=display_name)
+        #: the screen's memory (`Framebuffer`), with DAMAGE, for `read_marked`
+        self.framebuffer = Framebuffer(framebuffer, width, height) if framebuffer is not None and damage else None
         self._region = {"left": 0, "top": 0, "width": width, "height": height}
         self.shm = str(getattr(self._mss, "shm_status", "unknown"))
         self.damage: DamageWatch | None = None
@@ -147,11 +215,11 @@ class XShmCapture:
             self.damage.arm()
 
     def settle(self, *, change_timeout: float = 0.05, quiet: float = 0.008,
-               max_wait: float = 1.0, poll: float = 0.002, before: bytes | None = None,
+               max_wait: float = 1.0, poll: float = 0.002, before: "bytes | np.ndarray | None" = None,
                older_than: float | None = None) -> tuple[np.ndarray, bytes, dict]:
         """Wait until the screen stops changing (no fixed long sleep).
 
-        If `before` is given (the frame before an action), waits up to `change_timeout` for
+        If `before` is given (the frame before an action: its raw bytes, or its RGB array), waits up to `change_timeout` for
         the screen to change; once it has changed (or did not within that time), returns as
         soon as nothing has been drawn for `quiet` seconds. Gives up at `max_wait` (an
         animation that never stops). Returns (RGB frame, raw BGRA, info).
@@ -197,14 +265,15 @@ class XShmCapture:
         if shot is None:
             raw = self.grab_raw()
             shot = (raw, self.to_rgb(raw, self.width, self.height))
-        changed = before is None or shot[0] != before
+        changed = _differs(shot, before)
         info = {"settle_s": time.perf_counter() - start, "damage_events": events, "changed": changed}
         return shot[1], shot[0], info
 
     def _settle_polling(self, change_timeout, quiet, max_wait, poll, before):
         start = time.perf_counter()
         frame = self.grab_raw()
-        changed = before is None or frame != before
+        rgb = self.to_rgb(frame, self.width, self.height) if isinstance(before, np.ndarray) else None
+        changed = _differs((frame, rgb), before)
         stable_since = time.perf_counter()
         polls = 1
         while True:
@@ -220,11 +289,44 @@ class XShmCapture:
             polls += 1
             if nxt != frame:
                 frame, stable_since = nxt, time.perf_counter()
-                changed = changed or nxt != before
+                rgb = self.to_rgb(frame, self.width, self.height) if isinstance(before, np.ndarray) else None
+                changed = changed or _differs((frame, rgb), before)
         info = {"settle_s": time.perf_counter() - start, "settle_polls": polls, "changed": changed}
         return self.to_rgb(frame, self.width, self.height), frame, info
 
+    #: reads of the screen in a row that a drawing may have met, before `read_marked` grabs it through X
+    MARKED_READS = 4
+
+    def read_marked(self, point: tuple[int, int], mark: int, timeout: float) -> np.ndarray | None:
+        """The screen once the pixel at `point` (out of the capture, below it) is `mark` (0xRRGGBB): the page
+        gives that pixel a new colour with the step's last input, so the frame that shows it shows everything
+        that input did. Returns the RGB frame, or None if the pixel was not `mark` within `timeout` seconds.
+        Needs `framebuffer` and DAMAGE. (No raw copy: a later `settle` compares with the RGB frame.)
+
+        Waits for drawing (DAMAGE events) and looks at the pixel after each. The picture is read from the
+        framebuffer; a read that a drawing may have met (the server drew meanwhile: `DamageWatch.caught_up`) is
+        made again, and after `MARKED_READS` of them the screen is grabbed through X, whose grab no drawing
+        interrupts."""
+        fb, watch = self.framebuffer, self.damage
+        if fb is None or watch is None:
+            return None
+        x, y = point
+        deadline = time.perf_counter() + timeout
+        while fb.pixel(x, y) != mark:
+            left = deadline - time.perf_counter()
+            if left <= 0:
+                return None
+            watch.wait(left)
+        watch.caught_up()   # the events of the drawings so far: from here on, one is a drawing the read may meet
+        for _ in range(self.MARKED_READS):
+            frame = fb.rgb()
+            if not watch.caught_up():
+                return frame
+        return self.grab()
+
     def close(self) -> None:
+        if self.framebuffer is not None:
+            self.framebuffer.close()
         if self.damage is not None:
             self.damage.close()
         try:

@@ -10,23 +10,33 @@ from .processes import require
 
 
 class XvfbDisplay:
-    """One Xvfb server of a given size. `name` is the X display string (":N")."""
+    """One Xvfb server of a given size. `name` is the X display string (":N").
 
-    def __init__(self, width: int, height: int, depth: int = 24, refresh_hz: int = 60):
+    framebuffer_dir: a private folder where Xvfb keeps the screen's pixels in a memory-mapped file
+    (`-fbdir`; the file is `framebuffer`, an XWD image), for readers that take the screen without a
+    request to the server (`capture.Framebuffer`). The pointer is then not drawn (`-nocursor`): Xvfb
+    would draw it into that memory, where an XShm grab never shows it."""
+
+    def __init__(self, width: int, height: int, depth: int = 24, refresh_hz: int = 60,
+                 framebuffer_dir: "os.PathLike | str | None" = None):
         if width < 64 or height < 64:
             raise ValueError(f"display size must be at least 64x64, got {width}x{height}")
         if not 1 <= refresh_hz <= 1000:
             raise ValueError(f"refresh_hz must be 1..1000, got {refresh_hz}")
         self.width, self.height, self.depth = width, height, depth
         self.refresh_hz = refresh_hz
+        self.framebuffer_dir = os.fspath(framebuffer_dir) if framebuffer_dir is not None else None
         self._display: Display | None = None
 
     def start(self) -> "XvfbDisplay":
         if self._display is None:
             require("Xvfb", "the virtual X display of every sandbox")
+            extra = ["-nolisten", "tcp", "-noreset"]
+            if self.framebuffer_dir is not None:
+                extra += ["-fbdir", self.framebuffer_dir, "-nocursor"]
             self._display = Display(
                 backend="xvfb", size=(self.width, self.height), color_depth=self.depth,
-                manage_global_env=False, extra_args=["-nolisten", "tcp", "-noreset"],
+                manage_global_env=False, extra_args=extra,
             )
             self._display.start()
             if self.refresh_hz != 60:
@@ -61,6 +71,11 @@ class XvfbDisplay:
         if self._display is None:
             raise RuntimeError("display is not started")
         return self._display.new_display_var
+
+    @property
+    def framebuffer(self) -> str | None:
+        """The screen's memory-mapped file (with `framebuffer_dir`), else None."""
+        return os.path.join(self.framebuffer_dir, "Xvfb_screen0") if self.framebuffer_dir is not None else None
 
     @property
     def pid(self) -> int | None:

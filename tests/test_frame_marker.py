@@ -1,0 +1,130 @@
+"""The MiniWoB step's frame marker: the page colours a strip below the screenshot with every input sentinel, and
+the step reads the screen from Xvfb's memory once the strip shows the step's colour. Tested through `env.step`:
+the picture is the final one, the strip stays out of sight and out of the pointer's reach, a page without the
+strip falls back to waiting for a quiet screen, and the screen's memory file is private and goes with the env."""
+
+from __future__ import annotations
+
+import os
+import stat
+import time
+
+import gymnasium as gym
+import numpy as np
+import pytest
+from Xlib import display as xdisplay
+
+import hybridgym  # noqa: F401  (registers the ids)
+from hybridgym.sandbox.capture import DamageWatch, XShmCapture
+from hybridgym.sandbox.display import XvfbDisplay
+from hybridgym.suites import MARKER_ROWS
+
+pytestmark = pytest.mark.xdist_group("frame-marker")
+
+
+def _env():
+    env = gym.make("hybridgym/miniwob.click-test-2-v0", max_steps=10 ** 6)
+    env.reset(seed=0)
+    return env
+
+
+@pytest.fixture(scope="module")
+def env():
+    e = _env()
+    yield e
+    e.close()
+
+
+@pytest.fixture
+def marked(monkeypatch):
+    """How many steps had their picture read at the frame marker, and how many waited for it in vain."""
+    counts = {"read": 0, "missed": 0}
+    real = XShmCapture.read_marked
+
+    def counted(self, *args, **kwargs):
+        frame = real(self, *args, **kwargs)
+        counts["read" if frame is not None else "missed"] += 1
+        return frame
+    monkeypatch.setattr(XShmCapture, "read_marked", counted)
+    return counts
+
+
+def _later(env, seconds: float = 0.3) -> np.ndarray:
+    time.sleep(seconds)
+    return env.unwrapped.sandbox.capture.grab()
+
+
+def _bar_point(env, i: int) -> tuple[int, int]:
+    """A point of MiniWoB's instruction bar: a click there draws a dot and ends nothing."""
+    return env.unwrapped.sandbox.browser.to_screen(8 + 9 * i, 30)
+
+
+def test_clicks_keys_and_typing_are_read_at_the_marker_and_are_final(env, marked):
+    before = env.step({"action_type": "wait", "seconds": 0.05})[0]["screenshot"]
+    actions = [{"action_type": "click", "x": x, "y": y} for x, y in (_bar_point(env, i) for i in range(6))]
+    actions += [{"action_type": "type", "text": "abc"}, {"action_type": "hotkey", "keys": ["tab"]},
+                {"action_type": "scroll", "direction": "down", "x": 640, "y": 500, "amount": 2}]
+    for action in actions:
+        obs, _, term, trunc, info = env.step(action)
+        assert not (term or trunc) and not obs["action_error"], (action, info)
+        shot = obs["screenshot"]
+        assert np.array_equal(shot, _later(env)), f"stale observation after {action}"
+        if action["action_type"] == "click":   # the click's dot: a new picture, not the last one again
+            assert not np.array_equal(shot, before), action
+        before = shot
+    assert marked == {"read": len(actions), "missed": 0}
+
+
+def test_the_marker_is_below_the_screenshot_and_out_of_the_pointers_reach(env, marked):
+    sb = env.unwrapped.sandbox
+    assert sb.display.height == sb.height + MARKER_ROWS
+    x, y = _bar_point(env, 20)
+    obs, *_ = env.step({"action_type": "click", "x": x, "y": y})
+    assert obs["screenshot"].shape == (sb.height, sb.width, 3)
+    assert sb.capture.framebuffer.pixel(*sb.marker_point) == sb.browser.mark   # the strip shows the step's colour
+    # what the screenshot shows of the screen is read from Xvfb's memory as an X grab shows it
+    assert np.array_equal(sb.capture.framebuffer.rgb(), sb.capture.grab())
+    for y in (sb.height + 1, sb.marker_point[1], sb.display.height - 1):   # (y = height is the last row: the
+        # coordinates' extent is inclusive)
+        obs, _, term, trunc, info = env.step({"action_type": "click", "x": sb.marker_point[0], "y": y})
+        assert obs["action_error"] and not (term or trunc)
+        assert np.array_equal(obs["screenshot"], _later(env))
+
+
+def test_a_page_without_the_marker_is_seen_once_the_screen_is_quiet(marked):
+    env = _env()
+    try:
+        sb = env.unwrapped.sandbox
+        before = env.step({"action_type": "wait", "seconds": 0.05})[0]["screenshot"]
+        sb.browser.page.evaluate("() => { document.adoptedStyleSheets = []; }")   # the page dropped the strip
+        x, y = _bar_point(env, 3)
+        obs, _, term, trunc, info = env.step({"action_type": "click", "x": x, "y": y})
+        assert not (term or trunc), info
+        assert marked == {"read": 0, "missed": 1}
+        assert not np.array_equal(obs["screenshot"], before)
+        assert np.array_equal(obs["screenshot"], _later(env))
+        folder = os.path.dirname(sb.display.framebuffer)
+        assert stat.S_IMODE(os.stat(folder).st_mode) == 0o700 and os.stat(folder).st_uid == os.geteuid()
+    finally:
+        env.close()
+    assert not os.path.exists(folder), "the screen's memory file outlived the env"
+
+
+def test_caught_up_sees_a_drawing_the_server_carried_out_before_it_asked():
+    xvfb = XvfbDisplay(64, 64).start()
+    try:
+        watch = DamageWatch(xvfb.name)
+        other = xdisplay.Display(xvfb.name)
+        try:
+            watch.caught_up()   # the screen's first drawing
+            assert not watch.caught_up()
+            root = other.screen().root
+            root.fill_rectangle(root.create_gc(foreground=0xFF0000), 0, 0, 8, 8)
+            other.sync()   # drawn by the server before the watch asks
+            assert watch.caught_up()
+            assert not watch.caught_up()   # read once
+        finally:
+            other.close()
+            watch.close()
+    finally:
+        xvfb.stop()
