@@ -6,11 +6,14 @@ todo app, alternately the title field and the page's header). The phases, in the
 
 - `parse`: the codec reading the action (`info["timings"]["parse_s"]`);
 - `input`: the XTEST events of the click (`sandbox.execute`);
-- `barrier`: the input barrier (the page saw the sentinel key and drew the frame after it) and, on MiniWoB, the
-  task's probe in the same round trip (`ChromiumBrowser.input_barrier`);
-- `settle_wait`: waiting for the screen to show the change (X DAMAGE events), the grabs excluded;
+- `barrier`: the input barrier (the page saw the sentinel key; on the browser suite also the frame after it) and,
+  on MiniWoB, the task's probe in the same round trip (`ChromiumBrowser.barrier`);
+- `marked_wait`: on MiniWoB, waiting for the frame marker to show the step's colour and the checks that no drawing
+  met the read (`XShmCapture.read_marked`, its RGB copy excluded);
+- `settle_wait`: waiting for the screen to show the change (X DAMAGE events), the grabs excluded (the browser suite,
+  and MiniWoB steps that fall back to it);
 - `grab`: the XShm grabs of the display (`XShmCapture.grab_raw`);
-- `rgb`: the BGRA-to-RGB copy of the screenshot (`XShmCapture.to_rgb`);
+- `rgb`: the BGRA-to-RGB copy of the screenshot (`XShmCapture.to_rgb`, `Framebuffer.rgb`);
 - `check`: reading the task's progress and, at the end, its checker (`info["timings"]["check_s"]`);
 - `other`: the rest of `env.step` (bookkeeping, the observation dict, the health check).
 
@@ -93,11 +96,12 @@ def profile(task: str, steps: int, clock: Clock) -> dict:
             total = time.perf_counter() - t
             spent = dict(clock.spent)
             tm = info["timings"]
-            settle = spent.pop("settle", 0.0)
-            grab, rgb = spent.pop("grab", 0.0), spent.pop("rgb", 0.0)
+            settle, marked = spent.pop("settle", 0.0), spent.pop("marked", 0.0)
+            grab, rgb, fb_rgb = spent.pop("grab", 0.0), spent.pop("rgb", 0.0), spent.pop("fb_rgb", 0.0)
             row = {"total": total, "parse": tm["parse_s"], "input": spent.pop("input", 0.0),
-                   "barrier": spent.pop("barrier", 0.0), "settle_wait": max(0.0, settle - grab - rgb),
-                   "grab": grab, "rgb": rgb, "check": tm["check_s"]}
+                   "barrier": spent.pop("barrier", 0.0), "marked_wait": max(0.0, marked - fb_rgb),
+                   "settle_wait": max(0.0, settle - grab - rgb), "grab": grab, "rgb": rgb + fb_rgb,
+                   "check": tm["check_s"]}
             row["other"] = max(0.0, total - sum(v for k, v in row.items() if k != "total"))
             if i >= 5:   # the first steps warm up
                 rows.append(row)
@@ -150,7 +154,9 @@ def main(argv=None) -> int:
     clock = Clock()
     from hybridgym import sandbox as sandbox_mod
     clock.wrap(sandbox_mod.Sandbox, "execute", "input")
-    clock.wrap(browser_mod.ChromiumBrowser, "input_barrier", "barrier")
+    clock.wrap(browser_mod.ChromiumBrowser, "barrier", "barrier")
+    clock.wrap(capture_mod.XShmCapture, "read_marked", "marked")
+    clock.wrap(capture_mod.Framebuffer, "rgb", "fb_rgb")
     clock.wrap(capture_mod.XShmCapture, "settle", "settle")
     clock.wrap(capture_mod.XShmCapture, "grab_raw", "grab")
     clock.wrap(capture_mod.XShmCapture, "to_rgb", "rgb")

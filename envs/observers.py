@@ -289,7 +289,7 @@ class PageFrame(Observer):
                 # all the input reached the page; the screen then tells when the frame after it is shown (the frame
                 # marker), and the task is asked after the page's work on that input (a task may end its episode
                 # in a timer of its own)
-                seen, (probed, selects) = browser.barrier(browser.send_sentinel(sb.input), INPUT_FRAMES,
+                seen, (probed, selects) = browser.barrier(browser.send_sentinel(sb.input, mark=True), INPUT_FRAMES,
                                                           then=_AFTER_TASKS_THEN % read)
                 barrier = True
             elif _sent_input(actions):   # all the input reached the page (a long text arrives over frames), then a frame

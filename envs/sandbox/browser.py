@@ -51,8 +51,8 @@ _REAL_FRAME_SCRIPT = """
 (() => {
   const raf = window.requestAnimationFrame.bind(window);
   // the frame marker (`ChromiumBrowser(marker_rows=...)`): a strip of MARK_H CSS px at the foot of the window,
-  // below the screen the agent sees, given a new colour with every sentinel, so the env can tell when the frame
-  // after the step's input is on the screen. A style sheet of the document's own (not in the DOM, not in
+  // below the screen the agent sees, given a new colour by the marking sentinel (Cancel instead of Pause) as it
+  // arrives, so the env can tell when the frame after the step's input is on the screen. A style sheet of the document's own (not in the DOM, not in
   // document.styleSheets) on the root's ::after, which no event reaches
   const MARK_H = /*MARK_H*/null;
   let mark = null, markRule = null;
@@ -63,7 +63,7 @@ _REAL_FRAME_SCRIPT = """
         z-index: 2147483647; pointer-events: none; background: #000; }`);
       document.adoptedStyleSheets = [...document.adoptedStyleSheets, sheet];
       markRule = sheet.cssRules[0];
-      mark = Math.floor(Math.random() * 0xffffff);   // a new document does not start where the last one stood
+      mark = 1 + Math.floor(Math.random() * 0xfffffe);   // not where the last document stood, nor the strip's black
     } catch (e) { markRule = null; mark = null; }
   }
   const bumpMark = () => {
@@ -76,21 +76,20 @@ _REAL_FRAME_SCRIPT = """
   // the start of the page's next real frame (the one that shows the DOM as it is now)
   Object.defineProperty(window, '__hybridgymNextFrame', {
     value: () => new Promise(r => raf(r)), enumerable: false });
-  // input barrier: the env presses Pause after a step's input and waits until the page saw it,
-  // so all earlier input has been dispatched (Pause never reaches the page's own handlers)
+  // input barrier: the env presses Pause (or Cancel: the marking sentinel) after a step's input and waits until the
+  // page saw it, so all earlier input has been dispatched (neither reaches the page's own handlers)
   let sentinel = 0; const waiters = [];
   // this document's name: the env counts the sentinels it sent to it (a new document counts from 0)
   const doc = Math.random().toString(36).slice(2) + '-' + Date.now().toString(36);
   const onKey = e => {
-    if (e.key !== 'Pause') return;
+    if (e.key !== 'Pause' && e.key !== 'Cancel') return;
     e.stopImmediatePropagation(); e.preventDefault();
-    if (e.type === 'keyup') { sentinel++; bumpMark(); for (const w of waiters.splice(0)) w(); }
+    if (e.type === 'keyup') { sentinel++; if (e.key === 'Cancel') bumpMark(); for (const w of waiters.splice(0)) w(); }
   };
   window.addEventListener('keydown', onKey, true);
   window.addEventListener('keyup', onKey, true);
   // the barrier (`ChromiumBrowser.barrier`): resolves [seen, doc, sentinels seen, the frame marker's colour (null:
-  // none)] once the page has seen
-  // sentinel n as the env counts them in document d (null: the env has not asked this document yet; a document
+  // none)] once the page has seen sentinel n as the env counts them in document d (null: the env has not asked this document yet; a document
   // that is not d counts from its own start, so any sentinel is the awaited one), told by the key event itself,
   // or after `frames` frames without it; with `draw`, once the frame after the sentinel is drawn
   Object.defineProperty(window, '__hybridgymBarrier', { enumerable: false,
@@ -321,6 +320,7 @@ class ChromiumBrowser:
         self._origin: tuple[float, float] | None = None
         self._clock_installed = False
         self._sentinels = 0     # the sentinels sent to the page's document `_doc` (see `barrier`)
+        self._marking = -1      # the number of the last marking sentinel (`send_sentinel(mark=True)`)
         self._doc: str | None = None
         self._scripts: list[str] = []
         self._picture = canvas.CanvasPicture()   # the game canvas's last picture (`canvas_frame`)
@@ -664,6 +664,10 @@ class ChromiumBrowser:
         with `draw` also for the frame after it; returns (seen, the value of the JavaScript expression
         `then`, evaluated in the same round trip). seen is None on a page without the barrier.
 
+        After a marking sentinel (`send_sentinel(mark=True)`) the page has seen, the frame marker's colour it
+        gave is left in `self.mark` (else None): the frame that shows it shows everything the input before the
+        sentinel did.
+
         One round trip: the page tells the sentinel by its key event (not at its next frame), and the env
         counts the sentinels it sent to the page's document, so it need not ask the count first. The
         document's name comes back with every answer: a new document (a navigation) counts from its own
@@ -671,7 +675,7 @@ class ChromiumBrowser:
         seen, doc, count, mark, value = self.evaluate_cdp(self._BARRIER_JS % then, [self._doc, n, max_frames, draw])
         if doc is not None:
             self._doc, self._sentinels = doc, max(int(count), 0)
-        self.mark = mark if seen and isinstance(mark, int) else None
+        self.mark = mark if seen and n == self._marking and isinstance(mark, int) else None
         return seen, value
 
     #: how many real frames `flush_input` waits for the page to see the input (about 2 s at 60 Hz)
@@ -747,13 +751,21 @@ class ChromiumBrowser:
         if events:
             self.evaluate_cdp(f"(ev) => ({PAGE_INPUT_JS})(ev)", events)
 
-    def send_sentinel(self, xinput) -> int:
+    def send_sentinel(self, xinput, mark: bool = False) -> int:
         """Press Pause through X, the input barrier's sentinel (`flush_input` in two halves:
-        this, then `sentinel_seen`, with other work in between); returns its number."""
+        this, then `sentinel_seen`, with other work in between); returns its number.
+
+        mark: press Cancel instead, the marking sentinel: the page gives the frame marker its next colour as
+        the key arrives, in the same task (`barrier` tells the colour). Only the steps that read the screen at
+        the marker mark: a marker's new colour is a frame more to draw."""
         self._sentinels += 1
         # in the default keymap (no remapping race); sent, not waited for: the barrier waits for the page to see it,
         # and X handles one connection's requests in order, so it comes after the step's input
-        xinput.hotkey(("pause",), wait=False)
+        if mark:
+            xinput.tap_keysym("Cancel")
+            self._marking = self._sentinels
+        else:
+            xinput.hotkey(("pause",), wait=False)
         return self._sentinels
 
     def sentinel_seen(self, n: int, max_frames: int = 120) -> bool:

@@ -160,6 +160,8 @@ def _differs(shot: tuple[bytes, np.ndarray | None], before: "bytes | np.ndarray 
     if before is None:
         return True
     if isinstance(before, np.ndarray):
+        if cv2 is not None and shot[1].shape == before.shape:   # no temporary array: 0.1 ms, numpy's 0.3-1.3
+            return cv2.norm(shot[1], before, cv2.NORM_INF) != 0
         return not np.array_equal(shot[1], before)
     return shot[0] != before
 

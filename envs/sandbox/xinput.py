@@ -157,6 +157,14 @@ class XTestInput:
         else:
             self._d.flush()
 
+    def tap_keysym(self, name: str) -> None:
+        """Press and release the key of X keysym `name` (e.g. "Cancel"), sent, not waited for: for the env's own
+        keys (an input barrier's sentinel), by a name the agents' key names do not reach."""
+        code = self._keycode(XK.string_to_keysym(name))[0]
+        xtest.fake_input(self._d, X.KeyPress, code)
+        xtest.fake_input(self._d, X.KeyRelease, code)
+        self._d.flush()
+
     def type_text(self, text: str) -> None:
         for ch in text:
             code, shift = self._keycode(keysym_for(ch))
