@@ -297,16 +297,19 @@ def test_keys_and_buttons_held_do_not_survive_a_reset(browser):
 @pytest.mark.parametrize("action", [
     {"action_type": "hotkey", "keys": ["pause"]}, {"action_type": "key_down", "key": "Pause"},
     "pyautogui.press('pause')", "Action: hotkey(key='Pause')", {"action_type": "hotkey", "keys": ["ctrl", "break"]},
+    {"action_type": "hotkey", "keys": ["cancel"]}, "pyautogui.press('cancel')", {"action_type": "key_down", "key": "Cancel"},
 ])
 def test_the_agent_cannot_press_the_input_barriers_sentinel(browser, action):
-    """Pause is the env's input-barrier sentinel: a press of the agent's would end a later step's barrier early."""
+    """Pause and Cancel are the env's input-barrier sentinels (Cancel also marks MiniWoB's frame marker): a press of
+    the agent's would end a later step's barrier early."""
     br = browser.unwrapped.sandbox.browser
     counted = lambda: br.evaluate_cdp("() => window.__hybridgymBarrier(null, 0, 1, false)")[2]   # noqa: E731
     before = counted()
     _, _, _, trunc, info = browser.step(action)
     assert info["action_error"] and not trunc and "error" not in info
     assert counted() == before == br._sentinels
-    assert not any(k.get("key") == "pause" or "pause" in k.get("keys", ()) for k in info["actions"])
+    assert not any(k.get("key") in ("pause", "cancel") or {"pause", "cancel"} & set(k.get("keys", ()))
+                   for k in info["actions"])
 
 
 def test_a_download_redirected_by_symlink_stays_in_the_jail(browser):

@@ -11,8 +11,9 @@ import re
 from .model import MAX_HOTKEY_KEYS, MAX_KEY_CHARS, ActionError, shown, too_many_keys
 
 MODIFIERS = ("ctrl", "alt", "shift", "super")
-# Pause is not among them on purpose: it is the env's input-barrier sentinel (`ChromiumBrowser.send_sentinel`),
-# which the page counts; an agent that could press it would make a step's barrier end early.
+# Pause is not among them on purpose, nor Cancel: they are the env's input-barrier sentinels
+# (`ChromiumBrowser.send_sentinel`; Cancel also gives MiniWoB's frame marker its next colour), which the page
+# counts; an agent that could press one would make a step's barrier end early.
 NAMED_KEYS = frozenset(
     MODIFIERS
     + ("enter", "tab", "esc", "backspace", "delete", "insert", "home", "end", "pageup",
