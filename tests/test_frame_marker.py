@@ -15,6 +15,7 @@ import pytest
 from Xlib import display as xdisplay
 
 import hybridgym  # noqa: F401  (registers the ids)
+from hybridgym import sandbox as sandbox_mod
 from hybridgym.sandbox.capture import DamageWatch, XShmCapture
 from hybridgym.sandbox.display import XvfbDisplay
 from hybridgym.suites import MARKER_ROWS
@@ -108,6 +109,24 @@ def test_a_page_without_the_marker_is_seen_once_the_screen_is_quiet(marked):
     finally:
         env.close()
     assert not os.path.exists(folder), "the screen's memory file outlived the env"
+
+
+def test_without_room_in_dev_shm_a_step_waits_for_a_quiet_screen(monkeypatch, marked):
+    monkeypatch.setattr(sandbox_mod, "SHM_SPARE_BYTES", 1 << 60)   # as a container whose /dev/shm is nearly full
+    env = _env()
+    try:
+        sb = env.unwrapped.sandbox
+        assert sb.display.framebuffer is None and sb.capture.framebuffer is None and sb.marker_point is None
+        assert sb.display.height == sb.height + MARKER_ROWS   # the same screenshot either way
+        before = env.step({"action_type": "wait", "seconds": 0.05})[0]["screenshot"]
+        x, y = _bar_point(env, 5)
+        obs, _, term, trunc, info = env.step({"action_type": "click", "x": x, "y": y})
+        assert not (term or trunc) and "error" not in info
+        assert not np.array_equal(obs["screenshot"], before)
+        assert np.array_equal(obs["screenshot"], _later(env))
+        assert marked == {"read": 0, "missed": 0}
+    finally:
+        env.close()
 
 
 def test_caught_up_sees_a_drawing_the_server_carried_out_before_it_asked():

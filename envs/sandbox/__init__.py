@@ -133,9 +133,9 @@ class Sandbox:
             t = time.perf_counter()
             self.jail = Jail(self._limits).start()
             if self.marker_rows:   # in memory: Xvfb writes every frame there
-                shm = "/dev/shm" if os.path.isdir("/dev/shm") else None
-                self._fb_dir = tempfile.mkdtemp(prefix="hybridgym-fb-", dir=shm)
-                reaper.register("dir", self._fb_dir)
+                self._fb_dir = _framebuffer_dir(self.width * (self.height + self.marker_rows) * 4)
+                if self._fb_dir is not None:
+                    reaper.register("dir", self._fb_dir)
             self.display = XvfbDisplay(self.width, self.height + self.marker_rows, refresh_hz=self.refresh_hz,
                                        framebuffer_dir=self._fb_dir).start()
             reaper.register("pid", str(self.display.pid))
@@ -199,10 +199,10 @@ class Sandbox:
 
     @property
     def marker_point(self) -> tuple[int, int] | None:
-        """Where `read_marked` looks at the frame marker on the screen (below the screenshot), or None: the middle
-        of its strip, at the right, away from the browser's status bubble at the window's foot on the left (the
-        window's last row and column are not the page's)."""
-        if not self.marker_rows or self.browser is None:
+        """Where `read_marked` looks at the frame marker on the screen (below the screenshot), or None (no marker,
+        or no framebuffer to read it in): the middle of its strip, at the right, away from the browser's status
+        bubble at the window's foot on the left (the window's last row and column are not the page's)."""
+        if not self.marker_rows or self.browser is None or self.capture is None or self.capture.framebuffer is None:
             return None
         return self.width - 24, self.height + (self.marker_rows - 1) // 2
 
@@ -455,6 +455,24 @@ class Sandbox:
     def execute(self, action: A.Action) -> None:
         """Perform one GUI action (pointer, keyboard, touch, the phone's buttons) on the screen."""
         self.actuator.execute(action)
+
+
+#: room left in /dev/shm beside a screen's framebuffer file: Xvfb writes the file as it draws, and a full
+#: tmpfs would kill it (SIGBUS) at its next frame
+SHM_SPARE_BYTES = 64 << 20
+
+
+def _framebuffer_dir(size: int) -> str | None:
+    """A private folder (0700) in /dev/shm for a screen's memory-mapped framebuffer of `size` bytes, or None when
+    /dev/shm has no room for it (a container's default 64 MB, say): the frame marker is then not read, and a
+    step waits for a quiet screen instead."""
+    try:
+        st = os.statvfs("/dev/shm")
+    except OSError:
+        return None
+    if st.f_bavail * st.f_frsize < size + SHM_SPARE_BYTES:
+        return None
+    return tempfile.mkdtemp(prefix="hybridgym-fb-", dir="/dev/shm")
 
 
 def _xdg_config() -> Path:
