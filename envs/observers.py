@@ -19,7 +19,6 @@ wait compares against it) and nothing else of the episode.
 from __future__ import annotations
 
 import contextlib
-
 import time
 from dataclasses import dataclass
 from typing import Any
@@ -199,6 +198,12 @@ INPUT_FRAMES = 8
 
 class PageFrame(Observer):
     """The page draws a frame after the step's input, then the screen shows it (MiniWoB).
+
+    With the frame marker (`Sandbox(marker_rows=)`, MiniWoB's sandbox), the step's sentinel is a marking one: the
+    page gives the strip below the screenshot its next colour as the sentinel arrives, the barrier's round trip
+    returns that colour and the task's probe, and the picture is read from Xvfb's framebuffer once the screen shows
+    the colour (`XShmCapture.read_marked`). A right click, a press on the browser's own bar or on a <select>, and a
+    page without the strip (after `MARK_WAIT_S`) fall back to the wait below.
 
     X input reaches the page before its next animation frame, so once that frame is drawn
     the screen shows the input's effect (or nothing changed: then the change time-out, 30 ms,
