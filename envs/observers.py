@@ -192,8 +192,6 @@ MARK_WAIT_S = 0.1
 _NEXT_FRAME_THEN = "() => new Promise(r => requestAnimationFrame(() => setTimeout(() => r(%s), 0)))"
 # the task's probe once the page's tasks queued so far have run (in the barrier's round trip)
 _AFTER_TASKS_THEN = "new Promise(r => window.__hgRealTimeout(() => r(%s), 0))"
-#: frames the page is given to see a step's sentinel (`ChromiumBrowser.input_barrier`'s)
-INPUT_FRAMES = 8
 
 
 class PageFrame(Observer):
@@ -294,7 +292,7 @@ class PageFrame(Observer):
                 # all the input reached the page; the screen then tells when the frame after it is shown (the frame
                 # marker), and the task is asked after the page's work on that input (a task may end its episode
                 # in a timer of its own)
-                seen, (probed, selects) = browser.barrier(browser.send_sentinel(sb.input, mark=True), INPUT_FRAMES,
+                seen, (probed, selects) = browser.barrier(browser.send_sentinel(sb.input, mark=True), browser.INPUT_FRAMES,
                                                           then=_AFTER_TASKS_THEN % read)
                 barrier = True
             elif _sent_input(actions):   # all the input reached the page (a long text arrives over frames), then a frame

@@ -707,7 +707,10 @@ class ChromiumBrowser:
         if self.barrier(n, 2 * max_frames)[0] is False:
             raise RuntimeError("the page did not receive the step's input (does it have keyboard focus?)")
 
-    def input_barrier(self, xinput, max_frames: int = 8, then: str = "null"):
+    #: how many real frames a step's input barrier gives the page to see its sentinel
+    INPUT_FRAMES = 8
+
+    def input_barrier(self, xinput, max_frames: int = INPUT_FRAMES, then: str = "null"):
         """Wait until the page has received every X input event sent before this call and drawn the frame
         after it; returns (whether it did, the value of the JavaScript expression `then`, evaluated in the
         same round trip).
