@@ -4,8 +4,9 @@ env returned before the step's result was all on the screen (a stale observation
 and the steps where it happened. Suites: mobile, browser, miniwob (the tasks with a scripted solver; with
 `--agent random`, the first N tasks of the suite but MiniWoB's real-time ones, whose pages move by themselves
 (`tasks.miniwob.REAL_TIME`), each episode `--steps` random actions: clicks anywhere on the screen, keys, typing,
-scrolls). On MiniWoB it also counts the steps whose picture was read once the frame marker
-showed the step's colour (`XShmCapture.read_marked`; the others waited for a quiet screen).
+scrolls). Each reset's first observation is checked the same way. On MiniWoB it also counts the steps and resets
+whose picture was read once the frame marker showed their colour (`XShmCapture.read_marked`; the others waited for a
+quiet screen).
 
     .venv/bin/python benchmarks/check_observations.py --suite mobile --tasks 60
     .venv/bin/python benchmarks/check_observations.py --suite browser --tasks 60
@@ -39,19 +40,40 @@ def check(suite: str, n_tasks: int, seeds: int = 1, shots: Path | None = None, l
     tasks = sorted(t.id for t in tasks_of(suite) if oracle and getattr(t, "has_oracle", True)
                    or not oracle and getattr(t, "name", None) not in REAL_TIME)[:n_tasks]
     env = gym.make(hybridgym.SUITE_IDS[suite], max_steps=10 ** 6)
-    steps, stale, failed = 0, [], []
-    marked = [0]
+    steps, stale, failed, resets, stale_resets = 0, [], [], 0, []
+    marked = {"step": 0, "reset": 0}
+    phase = ["reset"]
     read_marked = XShmCapture.read_marked
 
     def counted(self, *args, **kwargs):
         frame = read_marked(self, *args, **kwargs)
-        marked[0] += frame is not None
+        marked[phase[0]] += frame is not None
         return frame
+
+    def stale_box(obs_shot: np.ndarray, name: str) -> list[int] | None:
+        """The box where the screen `later_s` after the observation differs from it (None: the same)."""
+        time.sleep(later_s)
+        later = env.unwrapped.sandbox.capture.grab()
+        if np.array_equal(later, obs_shot):
+            return None
+        diff = np.argwhere((later != obs_shot).any(axis=2))
+        (y0, x0), (y1, x1) = diff.min(axis=0), diff.max(axis=0)
+        if shots is not None:   # the observation above, the screen `later_s` later below
+            from PIL import Image
+            shots.mkdir(parents=True, exist_ok=True)
+            Image.fromarray(np.concatenate([obs_shot, later])).save(shots / f"{name}.png")
+        return [int(x0), int(y0), int(x1) + 1, int(y1) + 1, len(diff)]
     XShmCapture.read_marked = counted
     try:
         for tid in tasks:
             for seed in range(seeds):
+                phase[0] = "reset"
                 obs, info = env.reset(seed=seed, options={"task": tid})
+                phase[0] = "step"
+                resets += 1
+                box = stale_box(obs["screenshot"], f"{tid}-{seed}-reset")
+                if box is not None:
+                    stale_resets.append({"task": tid, "seed": seed, "changed_box": box[:4], "changed_pixels": box[4]})
                 agent = OracleAgent() if oracle else RandomAgent()
                 agent.reset(env, obs, info)
                 done, n = False, 0
@@ -60,27 +82,21 @@ def check(suite: str, n_tasks: int, seeds: int = 1, shots: Path | None = None, l
                     obs, _, term, trunc, info = env.step(action)
                     n += 1
                     done = term or trunc or (not oracle and n >= max_steps)
-                    time.sleep(later_s)
-                    later = env.unwrapped.sandbox.capture.grab()
                     steps += 1
-                    if not np.array_equal(later, obs["screenshot"]):
-                        diff = np.argwhere((later != obs["screenshot"]).any(axis=2))
-                        (y0, x0), (y1, x1) = diff.min(axis=0), diff.max(axis=0)
-                        if shots is not None:   # the observation above, the screen `later_s` later below
-                            from PIL import Image
-                            shots.mkdir(parents=True, exist_ok=True)
-                            Image.fromarray(np.concatenate([obs["screenshot"], later])).save(shots / f"{tid}-{seed}-{steps}.png")
+                    box = stale_box(obs["screenshot"], f"{tid}-{seed}-{steps}")
+                    if box is not None:
                         stale.append({"task": tid, "seed": seed, "step": steps, "action": str(action)[:80],
-                                      "changed_box": [int(x0), int(y0), int(x1) + 1, int(y1) + 1],
-                                      "changed_pixels": len(diff)})
+                                      "changed_box": box[:4], "changed_pixels": box[4]})
                 if oracle and not info.get("success"):
                     failed.append(f"{tid} seed {seed}")
     finally:
         XShmCapture.read_marked = read_marked
         env.close()
     return {"suite": suite, "agent": agent_name, "tasks": len(tasks), "seeds": seeds, "later_s": later_s, "steps": steps,
-            "marked_steps": marked[0], "stale_observations": len(stale),
-            "stale_share": round(len(stale) / max(steps, 1), 4), "oracle_failures": failed, "where": stale}
+            "marked_steps": marked["step"], "stale_observations": len(stale),
+            "stale_share": round(len(stale) / max(steps, 1), 4),
+            "resets": resets, "marked_resets": marked["reset"], "stale_first_observations": len(stale_resets),
+            "oracle_failures": failed, "where": stale, "where_reset": stale_resets}
 
 
 def main() -> None:
@@ -104,7 +120,7 @@ def main() -> None:
                               f"{'_random' if args.agent == 'random' else ''}.json")
     out.parent.mkdir(parents=True, exist_ok=True)
     out.write_text(json.dumps(result, indent=2) + "\n")
-    print(json.dumps({k: v for k, v in result.items() if k != "where"}, indent=2))
+    print(json.dumps({k: v for k, v in result.items() if k not in ("where", "where_reset")}, indent=2))
 
 
 if __name__ == "__main__":

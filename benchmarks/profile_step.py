@@ -24,11 +24,13 @@ benchmark's tasks, `--resets` resets of each, the same task again, each after on
 - `around_setup`: the rest of `HybridEnv._begin`: before the set-up, releasing held keys, the Escapes and their
   sentinel, the workspace and the pointer; after it, the check that the untouched state does not pass;
 - `setup`: the task's set-up, one page round trip (waits until the page saw the Escapes, restarts the episode,
-  reads the baseline, waits for the page's next frame);
-- `first`: the first picture (`PageFrame.first`: the screen waited for, grabbed and copied);
+  reads the baseline, gives the frame marker its next colour);
+- `first`: the first picture (`PageFrame.first`: the screen waited for until it shows the colour, and copied);
 - `other`: the rest of `env.reset`.
 
 `--reset-idle 0.1` waits that long before each reset (the side-by-side benchmark's resets follow the peers' work).
+`--reset-unmarked` alternates each reset with one whose first picture is taken as without the frame marker (the
+set-up waits for the page's next frame, then the first changed screen is grabbed), and reports both.
 
     .venv/bin/python benchmarks/profile_step.py --steps 60 --resets 15 --reset-idle 0 --reset-idle 0.1
     # -> benchmarks/results/step_profile.json
@@ -116,14 +118,24 @@ def profile(task: str, steps: int, clock: Clock) -> dict:
 RESET_TASKS = ["click-test", "click-button", "enter-text", "click-checkboxes"]
 
 
-def profile_resets(resets: int, clock: Clock, idle: float = 0.0) -> dict:
+def profile_resets(resets: int, clock: Clock, idle: float = 0.0, unmarked: bool = False) -> dict:
+    """`unmarked`: every other reset takes its first picture as without the frame marker (the set-up waits for the
+    page's next frame, then the first changed screen is grabbed: `sb.first_marked` False), for an A/B in one run."""
     from hybridgym.miniwob import MiniWoBEnv
     env = MiniWoBEnv()
-    rows = []
+    observer = env.unwrapped.observer
+    marked_setup = observer.before_setup
+
+    def unmarked_setup(sb, task):
+        marked_setup(sb, task)
+        sb.first_marked = False
+    rows = {"marked": [], "unmarked": []}
     try:
         for task in RESET_TASKS:
             env.reset(seed=10_000, options={"task": task})
-            for seed in range(resets):
+            for seed in range(resets * (2 if unmarked else 1)):
+                mode = "unmarked" if unmarked and seed % 2 else "marked"
+                observer.before_setup = unmarked_setup if mode == "unmarked" else marked_setup
                 x, y = env.unwrapped.sandbox.browser.to_screen(20, 25)
                 env.step({"action_type": "click", "x": x, "y": y})
                 time.sleep(idle)
@@ -135,9 +147,13 @@ def profile_resets(resets: int, clock: Clock, idle: float = 0.0) -> dict:
                 row = {"total": total, "around_setup": clock.spent.get("begin", 0.0) - tm["setup_s"],
                        "setup": tm["setup_s"], "first": tm["observe_s"]}
                 row["other"] = max(0.0, total - sum(v for k, v in row.items() if k != "total"))
-                rows.append(row)
-        med = {k: round(statistics.median(r[k] for r in rows) * 1000, 2) for k in rows[0]}
-        return {"tasks": RESET_TASKS, "resets": len(rows), "idle_before_s": idle, "median_ms": med}
+                rows[mode].append(row)
+        out = {"tasks": RESET_TASKS, "resets": len(rows["marked"]), "idle_before_s": idle,
+               "median_ms": {k: round(statistics.median(r[k] for r in rows["marked"]) * 1000, 2) for k in rows["marked"][0]}}
+        if unmarked:
+            out["median_ms_unmarked"] = {k: round(statistics.median(r[k] for r in rows["unmarked"]) * 1000, 2)
+                                         for k in rows["unmarked"][0]}
+        return out
     finally:
         env.close()
 
@@ -149,6 +165,8 @@ def main(argv=None) -> int:
     p.add_argument("--resets", type=int, default=15, help="resets per MiniWoB task for the reset profile (0: none)")
     p.add_argument("--reset-idle", type=float, action="append",
                    help="seconds of idle before each reset (repeat for several profiles; default 0)")
+    p.add_argument("--reset-unmarked", action="store_true",
+                   help="also as many resets without the frame marker's first picture, alternated (an A/B)")
     p.add_argument("--out", type=Path, default=OUT)
     args = p.parse_args(argv)
     clock = Clock()
@@ -171,11 +189,14 @@ def main(argv=None) -> int:
         clock.wrap(core.HybridEnv, "_begin", "begin")
         resets = []
         for idle in args.reset_idle or [0.0]:
-            resets.append(profile_resets(args.resets, clock, idle))
+            resets.append(profile_resets(args.resets, clock, idle, args.reset_unmarked))
             print(f"reset after {idle} s idle", json.dumps(resets[-1]["median_ms"]), flush=True)
+            if args.reset_unmarked:
+                print(f"  the same without the marker", json.dumps(resets[-1]["median_ms_unmarked"]), flush=True)
     args.out.parent.mkdir(parents=True, exist_ok=True)
-    args.out.write_text(json.dumps({"command": "benchmarks/profile_step.py --steps %d --resets %d%s" % (
-                                        args.steps, args.resets, "".join(f" --reset-idle {i}" for i in args.reset_idle or [])),
+    args.out.write_text(json.dumps({"command": "benchmarks/profile_step.py --steps %d --resets %d%s%s" % (
+                                        args.steps, args.resets, "".join(f" --reset-idle {i}" for i in args.reset_idle or []),
+                                        " --reset-unmarked" if args.reset_unmarked else ""),
                                     "machine": platform.node(), "date": time.strftime("%Y-%m-%d %H:%M"),
                                     "load_avg": list(os.getloadavg()), "results": results, "resets": resets},
                                    indent=1) + "\n")

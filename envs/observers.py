@@ -231,6 +231,8 @@ class PageFrame(Observer):
         self.focus_may_have_left, self.window_closed = True, False
 
     def before_setup(self, sb, task) -> None:
+        sb.browser.mark = None   # a colour of the last episode's, on the screen already: the set-up gives a new one
+        sb.first_marked = False
         page = sb.browser.page
         if page is None:
             return
@@ -250,14 +252,25 @@ class PageFrame(Observer):
             # bar (the page cannot tell: Playwright emulates document.hasFocus())
             page.bring_to_front()
             self.focus_may_have_left = False
+        # the first picture at the marker, unless the reset closed a window of the browser's own: the page's old
+        # picture is then drawn again first, and the set-up waits for the page's next frame instead
+        sb.first_marked = sb.marker_point is not None and not self.window_closed
 
     def first(self, sb, task) -> StepReport:
-        """The new episode's first picture. The set-up changed the page (MiniWoB hides its START cover and
+        """The new episode's first picture. With the frame marker (`sb.first_marked`), the set-up gave the marker a
+        colour once the page showed the new episode: the picture is read once the screen shows that colour.
+        Otherwise the set-up changed the page (MiniWoB hides its START cover and
         draws the task, and the set-up's round trip returned once the page drew it): the first picture that
         differs from the last step's is the frame that shows it, or, after a reset that closed a window of the
         browser's own (a menu, a <select>'s list), the picture once the screen was quiet for `PAGE_QUIET_S`.
         With no earlier picture to compare with (the first reset of the sandbox), two real frames are
         waited for first: a grab right after the set-up could still show the cover."""
+        mark = sb.browser.mark
+        if mark is not None and not self.window_closed and sb.marker_point is not None:
+            # the set-up gave the frame marker a colour once the page showed the new episode
+            frame = sb.capture.read_marked(sb.marker_point, mark, MARK_WAIT_S)
+            if frame is not None:
+                return StepReport(self._keep(frame, None))
         if self.frame is None:
             try:
                 sb.browser.wait_real_frame()

@@ -130,11 +130,13 @@ EPISODE_SCRIPT = """
 # time-out disarmed: core.startEpisodeReal is wrapped once per page so that right after it
 # starts, the 10-s timer is cleared and core.EP_TIMER holds a non-null token (endEpisode still
 # takes the episode's one reward), and the countdown display is stopped. Resolves once the task
-# says it is ready (flight pages load an iframe) and a frame with the new episode was drawn.
-# Returns {utterance, waited (for the task to be ready)}, or null, doing
+# says it is ready (flight pages load an iframe) and then, with `marked`, at once, having given the frame
+# marker its next colour (the frame that shows it shows the new episode: `PageFrame.first` reads the screen
+# then), else once a frame with the new episode was drawn.
+# Returns {utterance, waited (for the task to be ready), mark (the colour, or null)}, or null, doing
 # nothing, if the page is not a MiniWoB page any more: the env reloads it.
 _START_JS = """
-async ([seed, mode, nonce]) => {
+async ([seed, mode, nonce, marked]) => {
   if (typeof core === 'undefined' || !core.cover_div) return null;
   if (!core.__hybridgymUntimed) {
     const start = core.startEpisodeReal;
@@ -178,9 +180,10 @@ async ([seed, mode, nonce]) => {
   const images = [...document.images].filter(i => !i.complete).map(i => new Promise(r => {
     i.addEventListener('load', r); i.addEventListener('error', r); }));
   await Promise.race([Promise.all([core.__hybridgymImages, ...images]), new Promise(r => setTimeout(r, 2000))]);
-  await new Promise(r => requestAnimationFrame(() => setTimeout(r, 0)));
+  const mark = marked && window.__hybridgymMark ? __hybridgymMark() : null;
+  if (mark === null) await new Promise(r => requestAnimationFrame(() => setTimeout(r, 0)));
   const u = core.getUtterance();
-  return {utterance: typeof u === 'string' ? u : u.utterance, waited};
+  return {utterance: typeof u === 'string' ? u : u.utterance, waited, mark};
 }
 """
 
@@ -343,7 +346,7 @@ class MiniWoBTask(Task):
             escape = None
             self.load_page(sb)
         params["nonce"] = secrets.token_hex(8)
-        args = [params["seed"], params["mode"], params["nonce"]]
+        args = [params["seed"], params["mode"], params["nonce"], sb.first_marked]
         started = False
         if escape is not None:   # one round trip: the page saw the env's Escapes (or a menu had them), then the start
             try:
@@ -356,6 +359,7 @@ class MiniWoBTask(Task):
             self.load_page(sb)
             started = br.evaluate_cdp(_START_JS, args)
         params["utterance"] = started["utterance"] or f"(MiniWoB task {self.id} gave no instruction)"
+        br.mark = started.get("mark") if isinstance(started.get("mark"), int) else None
         if started["waited"]:   # a task that took time to get ready may have drawn frames on the way
             sb.capture.settle(quiet=0.005, max_wait=1.5, poll=0.001)
         return {"done": False, "outcome": None}

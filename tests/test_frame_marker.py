@@ -76,6 +76,21 @@ def test_clicks_keys_and_typing_are_read_at_the_marker_and_are_final(env, marked
     assert marked == {"read": len(actions), "missed": 0}
 
 
+def test_a_reset_reads_its_first_picture_at_the_marker_and_it_is_final(env, marked):
+    """The set-up gives the marker a colour once the page shows the new episode: the first picture is read when the
+    screen shows it, and is the episode's (the screen a moment later is the same, the last episode's dots gone)."""
+    env.reset(seed=0)   # (after keys, a reset gives the focus back and waits for a quiet screen instead)
+    marked.update(read=0, missed=0)
+    for seed in range(1, 5):
+        x, y = _bar_point(env, seed)
+        dotted = env.step({"action_type": "click", "x": x, "y": y})[0]["screenshot"]
+        obs, info = env.reset(seed=seed)
+        assert info["seed"] == seed
+        assert not np.array_equal(obs["screenshot"], dotted)
+        assert np.array_equal(obs["screenshot"], _later(env)), f"stale first picture (seed {seed})"
+    assert marked == {"read": 8, "missed": 0}   # the 4 clicks and the 4 resets
+
+
 def test_the_marker_is_below_the_screenshot_and_out_of_the_pointers_reach(env, marked):
     sb = env.unwrapped.sandbox
     assert sb.display.height == sb.height + MARKER_ROWS

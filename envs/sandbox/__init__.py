@@ -22,7 +22,7 @@ from pathlib import Path
 from ..actions import model as A
 from .actuators import XActuator
 from . import reaper
-from .browser import CHROMIUM, ChromiumBrowser
+from .browser import CHROMIUM, MARKER_WIDTH, ChromiumBrowser
 from .capture import XShmCapture
 from .desktop import APPS, Desktop, app_named
 from .display import XvfbDisplay
@@ -112,6 +112,9 @@ class Sandbox:
         #: the sentinel pressed after the reset's Escape (`dismiss_browser_dialogs`), left for a task
         #: whose set-up waits for it itself (`Task.waits_for_escape`); None once waited for
         self.unseen_escape: int | None = None
+        #: whether the task's set-up gives the frame marker a colour once the page shows the new episode, for the
+        #: first picture (set by the observer before each set-up: `PageFrame.before_setup`)
+        self.first_marked = False
 
     def _channel_listener(self):
         """Makes the listening socket of the browser's page channel (`hybridgym.sandbox.channel`): on 127.0.0.1
@@ -201,10 +204,11 @@ class Sandbox:
     def marker_point(self) -> tuple[int, int] | None:
         """Where `read_marked` looks at the frame marker on the screen (below the screenshot), or None (no marker,
         or no framebuffer to read it in): the middle of its strip, at the right, away from the browser's status
-        bubble at the window's foot on the left (the window's last row and column are not the page's)."""
+        bubble at the window's foot on the left (the window's last row and column are not the page's), inside the strip's
+        `MARKER_WIDTH` pixels."""
         if not self.marker_rows or self.browser is None or self.capture is None or self.capture.framebuffer is None:
             return None
-        return self.width - 24, self.height + (self.marker_rows - 1) // 2
+        return self.width - MARKER_WIDTH * 3 // 4, self.height + (self.marker_rows - 1) // 2
 
     def launch_app(self, argv: list[str], **env: str) -> subprocess.Popen:
         """Start a desktop program on the display, in the workspace, with HOME = the workspace
@@ -229,8 +233,10 @@ class Sandbox:
         work can go on while the keys travel); None without a browser page."""
         if self.browser is None or self.browser.page is None:
             return None
-        self.input.hotkey(("esc",))
-        self.input.hotkey(("esc",))
+        # sent, not waited for (X keeps one connection's requests in order, and the sentinel after them tells when
+        # they arrived): two round trips to the X server fewer in a reset
+        self.input.hotkey(("esc",), wait=False)
+        self.input.hotkey(("esc",), wait=False)
         try:
             return self.browser.send_sentinel(self.input)
         except Exception:   # a page gone meanwhile: the next load replaces it anyway

@@ -38,10 +38,15 @@ BASE_FLAGS = [
     "--in-process-gpu",
     "--disable-infobars", "--test-type", "--password-store=basic",
     "--disable-session-crashed-bubble", "--hide-crash-restore-bubble",
-    # the same pixels for the same state: whole-frame raster and swaps, no LCD text
-    "--disable-partial-raster", "--ui-disable-partial-swap", "--disable-lcd-text",
+    # the same pixels for the same state: whole-tile raster, no LCD text. (Partial swaps, Chromium's default: a
+    # frame redraws and puts on the screen only the box around what changed, with the same pixels as a whole
+    # window's, measured; 1.4 ms less a MiniWoB step than whole-window swaps, docs/miniwob.md)
+    "--disable-partial-raster", "--disable-lcd-text",
     "--force-color-profile=srgb",
 ]
+
+#: the frame marker's width in screen pixels, at the window's right end (`Sandbox.marker_point` looks inside it)
+MARKER_WIDTH = 32
 
 # Captured before any page script (and before Playwright's fake clock) so the env can
 # wait for a real rendered frame even when the page's timers are virtual.
@@ -53,13 +58,15 @@ _REAL_FRAME_SCRIPT = """
   // the frame marker (`ChromiumBrowser(marker_rows=...)`): a strip of MARK_H CSS px at the foot of the window,
   // below the screen the agent sees, given a new colour by the marking sentinel (Cancel instead of Pause) as it
   // arrives, so the env can tell when the frame after the step's input is on the screen. A style sheet of the document's own (not in the DOM, not in
-  // document.styleSheets) on the root's ::after, which no event reaches
-  const MARK_H = /*MARK_H*/null;
+  // document.styleSheets) on the root's ::after, which no event reaches. MARK_W CSS px wide, at the right end:
+  // Chromium redraws and puts on the screen the box around what changed in a frame, which a strip as wide as
+  // the window would stretch to the window's width
+  const MARK_H = /*MARK_H*/null, MARK_W = /*MARK_W*/null;
   let mark = null, markRule = null;
   if (MARK_H) {
     try {
       const sheet = new CSSStyleSheet();
-      sheet.replaceSync(`html::after { content: ''; position: fixed; left: 0; right: 0; bottom: 0; height: ${MARK_H}px;
+      sheet.replaceSync(`html::after { content: ''; position: fixed; right: 0; bottom: 0; width: ${MARK_W}px; height: ${MARK_H}px;
         z-index: 2147483647; pointer-events: none; background: #000; }`);
       document.adoptedStyleSheets = [...document.adoptedStyleSheets, sheet];
       markRule = sheet.cssRules[0];
@@ -71,6 +78,10 @@ _REAL_FRAME_SCRIPT = """
     mark = (mark + 1) & 0xffffff;
     markRule.style.background = '#' + mark.toString(16).padStart(6, '0');
   };
+  // the marker's next colour, given now (null: no strip): a task's set-up gives it once the page shows the new
+  // episode, so the frame that shows the colour shows the episode (`Task.setup`, `PageFrame.first`)
+  Object.defineProperty(window, '__hybridgymMark', {
+    value: () => { if (!markRule) return null; bumpMark(); return mark; }, enumerable: false });
   Object.defineProperty(window, '__hybridgymRealFrame', {
     value: () => new Promise(r => raf(() => raf(r))), enumerable: false });
   // the start of the page's next real frame (the one that shows the DOM as it is now)
@@ -410,7 +421,8 @@ class ChromiumBrowser:
         else:
             ctx = self.browser.new_context(no_viewport=True)
         mark_h = f"{self.marker_rows / self.scale:.3f}" if self.marker_rows else "null"
-        ctx.add_init_script(_REAL_FRAME_SCRIPT.replace("/*MARK_H*/null", mark_h))
+        ctx.add_init_script(_REAL_FRAME_SCRIPT.replace("/*MARK_H*/null", mark_h)
+                            .replace("/*MARK_W*/null", f"{MARKER_WIDTH / self.scale:.3f}"))
         for script in self._scripts:
             ctx.add_init_script(script)
         self.context = ctx

@@ -98,17 +98,21 @@ class XTestInput:
     def release_all(self) -> None:
         """Release every key and pointer button the X server holds down (a key the agent left
         pressed with key_down must not reach the next episode)."""
+        released = 0
         keymap = self._d.query_keymap()
         for byte, bits in enumerate(keymap):
             for bit in range(8):
                 if bits >> bit & 1:
                     xtest.fake_input(self._d, X.KeyRelease, byte * 8 + bit)
+                    released += 1
         mask = self._d.screen().root.query_pointer().mask
         for button, flag in ((1, X.Button1Mask), (2, X.Button2Mask), (3, X.Button3Mask),
                              (4, X.Button4Mask), (5, X.Button5Mask)):
             if mask & flag:
                 xtest.fake_input(self._d, X.ButtonRelease, button)
-        self.sync()
+                released += 1
+        if released:   # (the two queries were answered: nothing sent is left unprocessed otherwise)
+            self.sync()
 
     # -- keyboard --------------------------------------------------------
     def _keycode(self, keysym: int) -> tuple[int, bool]:
