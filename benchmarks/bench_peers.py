@@ -23,7 +23,9 @@ stepped `--steps` times. A step is a left click on MiniWoB's instruction bar at 
 MiniWoB draws a dot where the page was clicked, so the screen changes; BrowserGym removes MiniWoB's
 human display, dots included). The click never ends the episode. Times are wall-clock around
 `env.reset` / `env.step`, as the caller sees them, measured in the process that holds the env (the
-pipe to a worker is not counted).
+pipe to a worker is not counted). `--settle S` pauses S seconds before each episode of every system: a
+system's reset then does not share the two cores with what the last system's call left running (BrowserGym's
+browser works on after its step returns); by default there is no pause.
 
 PSS per sandbox, measured after the last round of each task (every env reset and stepped; the
 BrowserGym browsers live): the sum of `Pss:` over /proc/<pid>/smaps_rollup of the process tree that
@@ -208,7 +210,7 @@ class Ours:
 
 
 def bench_task(task: str, n: int, ours: Ours, workers: dict[str, PeerWorker], runs: int, steps: int,
-               ours_base_kb: int) -> dict:
+               ours_base_kb: int, settle: float = 0.0) -> dict:
     """One task at N envs per system: interleaved rounds, then the PSS per sandbox."""
     times = {s: {"reset": [], "step": []} for s in (["ours"] if ours else []) + list(workers)}
     ended = {s: 0 for s in times}          # episodes a click ended (should stay 0)
@@ -223,6 +225,8 @@ def bench_task(task: str, n: int, ours: Ours, workers: dict[str, PeerWorker], ru
             w.request("reset", i=i, seed=WARMUP_SEED)
 
     def episode(system: str, i: int, seed: int) -> None:
+        if settle:   # the last system's work that outlived its call (its browser's) ends before this one's reset
+            time.sleep(settle)
         if system == "ours":
             out = ours.reset(i, seed, task)
         else:
@@ -367,6 +371,9 @@ def main(argv: list[str] | None = None) -> dict:
     ap.add_argument("--n", type=int, action="append", help="sandboxes per system (repeat: --n 1 --n 8; default both)")
     ap.add_argument("--runs", type=int, default=2, help="resets per env and task, after a warm-up reset (default 2)")
     ap.add_argument("--steps", type=int, default=3, help="clicks after each reset (default 3)")
+    ap.add_argument("--settle", type=float, default=0.0,
+                    help="seconds of pause before each episode (reset and its steps) of every system, so that no "
+                         "system's reset shares the cores with the work the last one left running (default 0)")
     ap.add_argument("--no-solo", dest="solo", action="store_false",
                     help="skip the PSS of each system alone at each N (after the interleaved run)")
     ap.add_argument("--systems", default=",".join(SYSTEMS), help=f"subset of {','.join(SYSTEMS)} (default all)")
@@ -394,7 +401,7 @@ def main(argv: list[str] | None = None) -> dict:
             try:
                 rows = []
                 for task in tasks:
-                    row = bench_task(task, n, ours, workers, args.runs, args.steps, base_kb)
+                    row = bench_task(task, n, ours, workers, args.runs, args.steps, base_kb, args.settle)
                     rows.append(row)
                     print(f"N={n} {task:18s} " + "  ".join(
                         f"{s} reset {row['reset_ms'][s]['median']:7.1f} step {row['step_ms'][s]['median']:7.1f}"
@@ -435,7 +442,8 @@ def main(argv: list[str] | None = None) -> dict:
                     "loadavg_after": [round(x, 2) for x in os.getloadavg()],
                     "mem_total_gb": round(os.sysconf("SC_PHYS_PAGES") * os.sysconf("SC_PAGE_SIZE") / 1e9, 1)},
         "versions": info,
-        "tasks": tasks, "n": ns, "runs": args.runs, "steps_per_run": args.steps, "click_at_css_px": CLICK_AT,
+        "tasks": tasks, "n": ns, "runs": args.runs, "steps_per_run": args.steps, "settle_s": args.settle,
+        "click_at_css_px": CLICK_AT,
         "systems": {
             "ours": "hybridgym MiniWoBEnv: headful Chromium window on its own Xvfb (1280x800), XTEST input, "
                     "XShm capture of the whole screen, task area zoomed 2x; the N envs in one process and "

@@ -41,8 +41,19 @@ def test_every_page_of_the_package_is_a_task_or_explained():
         assert spec.max_episode_steps is None and spec.kwargs == {"task": task_id}
 
 
+#: records the Content-Security-Policy violations of every document (`page_policy`: the package's own code must run)
+CSP_WATCH = """(() => { const seen = []; Object.defineProperty(window, '__cspViolations', { value: seen });
+  document.addEventListener('securitypolicyviolation',
+    e => seen.push(`${e.effectiveDirective} ${e.blockedURI} ${e.sourceFile}:${e.lineNumber} ${e.sample}`)); })();"""
+
+
 @pytest.mark.parametrize("task_id", TASK_IDS)
 def test_every_task_loads_and_steps(task_id, env):
+    """Each task loads, resets and steps, and none of the package's own code is refused by the page's policy
+    (three clicks in the task area too: widgets that build their markup when used)."""
+    if env.sandbox is None:
+        env.reset(seed=0, options={"task": task_id})
+    env.sandbox.browser.require_script(CSP_WATCH)   # (a new script: the next reset loads the page again)
     obs, info = env.reset(seed=0, options={"task": task_id})
     assert obs["screenshot"].shape == (800, 1280, 3) and obs["screenshot"].dtype == np.uint8
     assert obs["instruction"].strip(), f"{task_id} gave no instruction"
@@ -50,6 +61,13 @@ def test_every_task_loads_and_steps(task_id, env):
     obs, reward, terminated, truncated, info = env.step({"action_type": "wait", "seconds": 0})
     assert info.get("error") is None and info["action_error"] is None
     assert reward == 0.0 and not terminated and not truncated
+    br = env.sandbox.browser
+    for cx, cy in ((40, 80), (100, 130), (60, 180)):
+        x, y = br.to_screen(cx, cy)
+        if env.step({"action_type": "click", "x": x, "y": y})[2]:
+            break
+    refused = [v for f in br.page.frames for v in f.evaluate("window.__cspViolations || []")]
+    assert not refused, f"{task_id}: the page's policy refused its own code: {refused[:3]}"
 
 
 @pytest.mark.parametrize("name", sorted(ORACLES))

@@ -5,7 +5,8 @@ keys), and, for what only a script in the page could do, by the test writing to 
 objects itself (what any script the agent got into the page would write): MiniWoB's reward
 globals, `core` and `core.endEpisode`, a game's `window.hybridgym` and its functions, and a page
 of the agent's own (`data:`) that defines all of them. None of it moves the reward; the
-honest way still does.
+honest way still does. Script the agent would get into a MiniWoB page through markup the page writes from
+its typing runs no code at all (the pages' Content-Security-Policy).
 """
 
 from __future__ import annotations
@@ -128,3 +129,25 @@ def test_a_page_of_the_agents_own_ends_the_game_at_score_zero(game):
     obs, reward, term, trunc, info = game.step({"action_type": "wait", "seconds": 0})
     assert term and not info["success"] and info["score"] == 0 and reward == -honest
     assert "left the game's page" in info["message"]
+
+
+def test_markup_the_agent_types_runs_no_code_and_claims_no_reward(miniwob):
+    """MiniWoB's terminal writes the typed command into the page as HTML (`innerHTML = command`). A command that is
+    markup with an event handler calling `core.endEpisode(1)` gave reward 1 before the pages had a
+    Content-Security-Policy; now the page gets the markup, the browser refuses its handler, and no reward comes.
+    The honest command still ends the episode with reward 1."""
+    obs, _ = miniwob.reset(seed=1, options={"task": "terminal"})
+    br = miniwob.sandbox.browser
+    x, y = br.to_screen(80, 150)
+    miniwob.step({"action_type": "click", "x": x, "y": y})
+    payload = '<img src=x id=agent onerror="core.endEpisode(1, true)">'
+    miniwob.step({"action_type": "type", "text": payload})
+    obs, reward, term, trunc, info = miniwob.step({"action_type": "hotkey", "keys": ["enter"]})
+    assert br.page.evaluate("document.getElementById('agent') !== null"), "the page did not write the markup"
+    assert reward == 0 and not term and not info["success"], info
+    assert br.page.evaluate("__hybridgymOutcome()") is None
+    ext = obs["instruction"].split()[-1]
+    target = next(f for f in br.page.evaluate("currentFiles") if f.endswith(ext))
+    miniwob.step({"action_type": "type", "text": f"rm {target}"})
+    obs, reward, term, trunc, info = miniwob.step({"action_type": "hotkey", "keys": ["enter"]})
+    assert term and reward == 1.0 and info["success"], info
