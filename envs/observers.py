@@ -252,13 +252,14 @@ class PageFrame(Observer):
             # bar (the page cannot tell: Playwright emulates document.hasFocus())
             page.bring_to_front()
             self.focus_may_have_left = False
-        # the first picture at the marker, unless the reset closed a window of the browser's own: the page's old
-        # picture is then drawn again first, and the set-up waits for the page's next frame instead
-        sb.first_marked = sb.marker_point is not None and not self.window_closed
+        # the first picture at the marker (after a reset that closed a window of the browser's own, then also once
+        # the screen is quiet: `first`)
+        sb.first_marked = sb.marker_point is not None
 
     def first(self, sb, task) -> StepReport:
         """The new episode's first picture. With the frame marker (`sb.first_marked`), the set-up gave the marker a
-        colour once the page showed the new episode: the picture is read once the screen shows that colour.
+        colour once the page showed the new episode: the picture is read once the screen shows that colour (and,
+        after a reset that closed a window of the browser's own, once the screen is then quiet for `PAGE_QUIET_S`).
         Otherwise the set-up changed the page (MiniWoB hides its START cover and
         draws the task, and the set-up's round trip returned once the page drew it): the first picture that
         differs from the last step's is the frame that shows it, or, after a reset that closed a window of the
@@ -266,11 +267,17 @@ class PageFrame(Observer):
         With no earlier picture to compare with (the first reset of the sandbox), two real frames are
         waited for first: a grab right after the set-up could still show the cover."""
         mark = sb.browser.mark
-        if mark is not None and not self.window_closed and sb.marker_point is not None:
+        if mark is not None and sb.marker_point is not None:
             # the set-up gave the frame marker a colour once the page showed the new episode
             frame = sb.capture.read_marked(sb.marker_point, mark, MARK_WAIT_S)
-            if frame is not None:
+            if frame is not None and not self.window_closed:
                 return StepReport(self._keep(frame, None))
+            if frame is not None:
+                # a window of the browser's own that the reset closed: Chromium draws its place again when X tells
+                # it the place is bare, which may come after the episode's frame; then 5 ms of quiet
+                self.window_closed = False
+                frame, raw, _ = sb.capture.settle(before=None, quiet=PAGE_QUIET_S, max_wait=1.5, poll=0.001)
+                return StepReport(self._keep(frame, raw))
         if self.frame is None:
             try:
                 sb.browser.wait_real_frame()
