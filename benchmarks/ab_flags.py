@@ -19,11 +19,9 @@ import statistics
 import time
 from pathlib import Path
 
+from bench_peers import CLICK_AT, DEFAULT_TASKS as TASKS   # the side-by-side benchmark's tasks and clicks
 from hybridgym.miniwob import MiniWoBEnv
 from hybridgym.sandbox import browser as browser_mod
-
-TASKS = ["click-test", "click-button", "enter-text", "click-checkboxes"]
-CLICK_AT = [(20, 25), (80, 25), (140, 25)]   # CSS px of MiniWoB's instruction bar: a dot, no episode end
 
 
 def main(argv=None) -> dict:

@@ -232,7 +232,9 @@ class PageFrame(Observer):
 
     def before_setup(self, sb, task) -> None:
         sb.browser.mark = None   # a colour of the last episode's, on the screen already: the set-up gives a new one
-        sb.first_marked = False
+        # the first picture at the marker (after a reset that closed a window of the browser's own, then also once
+        # the screen is quiet: `first`)
+        sb.first_marked = sb.marker_point is not None
         page = sb.browser.page
         if page is None:
             return
@@ -252,9 +254,6 @@ class PageFrame(Observer):
             # bar (the page cannot tell: Playwright emulates document.hasFocus())
             page.bring_to_front()
             self.focus_may_have_left = False
-        # the first picture at the marker (after a reset that closed a window of the browser's own, then also once
-        # the screen is quiet: `first`)
-        sb.first_marked = sb.marker_point is not None
 
     def first(self, sb, task) -> StepReport:
         """The new episode's first picture. With the frame marker (`sb.first_marked`), the set-up gave the marker a
@@ -269,14 +268,13 @@ class PageFrame(Observer):
         mark = sb.browser.mark
         if mark is not None and sb.marker_point is not None:
             # the set-up gave the frame marker a colour once the page showed the new episode
-            frame = sb.capture.read_marked(sb.marker_point, mark, MARK_WAIT_S)
-            if frame is not None and not self.window_closed:
-                return StepReport(self._keep(frame, None))
+            frame, raw = sb.capture.read_marked(sb.marker_point, mark, MARK_WAIT_S), None
             if frame is not None:
-                # a window of the browser's own that the reset closed: Chromium draws its place again when X tells
-                # it the place is bare, which may come after the episode's frame; then 5 ms of quiet
-                self.window_closed = False
-                frame, raw, _ = sb.capture.settle(before=None, quiet=PAGE_QUIET_S, max_wait=1.5, poll=0.001)
+                if self.window_closed:
+                    # a window of the browser's own that the reset closed: Chromium draws its place again when X
+                    # tells it the place is bare, which may come after the episode's frame; then 5 ms of quiet
+                    self.window_closed = False
+                    frame, raw, _ = sb.capture.settle(before=None, quiet=PAGE_QUIET_S, max_wait=1.5, poll=0.001)
                 return StepReport(self._keep(frame, raw))
         if self.frame is None:
             try:

@@ -67,20 +67,16 @@ def page_policy(page: Path, mtime_ns: int = 0) -> str:
     found.feed(text)
     found.close()
     hashes, handlers = {_sha256(c) for c in found.scripts}, {_sha256(c) for c in found.handlers}
-    needs_eval = False
+    codes = list(found.scripts)
     for src in found.sources:
         js = (page.parent / urlsplit(src).path).resolve()
-        if not js.is_file():
-            continue
-        code = js.read_text("utf-8", errors="replace")
-        if js.name.startswith("jquery") and "focusin" in code:   # jQuery 1's feature test sets onfocusin="t" on a div
-            # (the handler runs nothing)
-            handlers.add(_sha256("t"))
+        if js.is_file():
+            codes.append(js.read_text("utf-8", errors="replace"))
+            if js.name.startswith("jquery") and "focusin" in codes[-1]:
+                handlers.add(_sha256("t"))   # jQuery 1's feature test sets onfocusin="t" on a div (it runs nothing)
+    for code in codes:
         handlers |= {_sha256(m.group(2) if m.group(1) else m.group(4)) for m in _HANDLER_IN_JS.finditer(code)}
-        needs_eval = needs_eval or bool(_EVAL_IN_JS.search(code))
-    for code in found.scripts:
-        handlers |= {_sha256(m.group(2) if m.group(1) else m.group(4)) for m in _HANDLER_IN_JS.finditer(code)}
-        needs_eval = needs_eval or bool(_EVAL_IN_JS.search(code))
+    needs_eval = any(_EVAL_IN_JS.search(code) for code in codes)
     script_src = ["'self'", "'report-sample'"] + (["'unsafe-eval'"] if needs_eval else []) + (["'unsafe-hashes'"] if handlers else [])
     return "; ".join([" ".join(["script-src", *script_src, *sorted(hashes | handlers)]), "object-src 'none'",
                       "base-uri 'self'"])
