@@ -14,8 +14,9 @@ from hybridgym.assets import ASSETS
 
 from .observers import CanvasClock, Observer, PageFrame, PhoneIdle, ScreenSettle
 
-#: the MiniWoB screen's hidden rows, where the page draws its frame marker (`Sandbox(marker_rows=...)`)
-MARKER_ROWS = 8
+#: the MiniWoB screen's hidden rows, where the page draws its frame marker (`Sandbox(marker_rows=...)`, its top 8
+#: rows) and the browser its status bubble (a link's address, 37 rows at MiniWoB's scale of 2: out of the screenshot)
+MARKER_ROWS = 56
 
 
 @dataclass(frozen=True)

@@ -124,6 +124,31 @@ def test_the_marker_is_below_the_screenshot_and_out_of_the_pointers_reach(env, m
         assert np.array_equal(obs["screenshot"], _later(env))
 
 
+def test_the_status_bubble_of_a_link_under_the_pointer_covers_neither_the_marker_nor_the_screenshot(marked):
+    """Over a link, the browser shows the link's address in a bubble at the window's foot, on the left where the
+    marker's strip is: it is drawn in the hidden rows below the strip, so the steps are still read at the marker
+    (a covered strip would make each wait `MARK_WAIT_S` in vain) and the screenshot does not show it."""
+    env = gym.make("hybridgym/miniwob.click-tab-v0", max_steps=10 ** 6)
+    try:
+        env.reset(seed=0)
+        sb = env.unwrapped.sandbox
+        x, y = sb.browser.to_screen(*sb.browser.page.evaluate(
+            "() => { const r = document.querySelector('#area a[href]').getBoundingClientRect();"
+            " return [r.x + 2, r.y + r.height / 2]; }"))
+        bare = sb.capture.framebuffer.screen[sb.height + MARKER_ROWS // 2:, :, :3].copy()
+        marked.update(read=0, missed=0)
+        for _ in range(3):   # the pointer stays on the link: the bubble shows (after a short delay)
+            obs, _, term, trunc, info = env.step({"action_type": "hover", "x": x, "y": y})
+            assert not (term or trunc or obs["action_error"]), info
+            assert np.array_equal(obs["screenshot"], _later(env, 0.5))
+        hidden = sb.capture.framebuffer.screen[sb.height + MARKER_ROWS // 2:, :, :3]
+        assert not np.array_equal(hidden, bare), "no status bubble was drawn (the test then shows nothing)"
+        assert marked == {"read": 3, "missed": 0}
+        assert sb.capture.framebuffer.pixel(*sb.marker_point) == sb.browser.mark
+    finally:
+        env.close()
+
+
 def test_a_page_without_the_marker_is_seen_once_the_screen_is_quiet(marked):
     env = _env()
     try:

@@ -22,7 +22,7 @@ from pathlib import Path
 from ..actions import model as A
 from .actuators import XActuator
 from . import reaper
-from .browser import CHROMIUM, MARKER_WIDTH, ChromiumBrowser
+from .browser import CHROMIUM, MARKER_HEIGHT, MARKER_WIDTH, ChromiumBrowser
 from .capture import XShmCapture
 from .desktop import APPS, Desktop, app_named
 from .display import XvfbDisplay
@@ -203,12 +203,11 @@ class Sandbox:
     @property
     def marker_point(self) -> tuple[int, int] | None:
         """Where `read_marked` looks at the frame marker on the screen (below the screenshot), or None (no marker,
-        or no framebuffer to read it in): the middle of its strip, at the right, away from the browser's status
-        bubble at the window's foot on the left (the window's last row and column are not the page's), inside the strip's
-        `MARKER_WIDTH` pixels."""
+        or no framebuffer to read it in): the middle of its strip of `MARKER_WIDTH` x `MARKER_HEIGHT` pixels at the left
+        of the hidden rows' top (the rows below it hold the browser's status bubble)."""
         if not self.marker_rows or self.browser is None or self.capture is None or self.capture.framebuffer is None:
             return None
-        return self.width - MARKER_WIDTH * 3 // 4, self.height + (self.marker_rows - 1) // 2
+        return MARKER_WIDTH // 2, self.height + (MARKER_HEIGHT - 1) // 2
 
     def launch_app(self, argv: list[str], **env: str) -> subprocess.Popen:
         """Start a desktop program on the display, in the workspace, with HOME = the workspace

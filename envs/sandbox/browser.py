@@ -45,8 +45,9 @@ BASE_FLAGS = [
     "--force-color-profile=srgb",
 ]
 
-#: the frame marker's width in screen pixels, at the window's right end (`Sandbox.marker_point` looks inside it)
-MARKER_WIDTH = 32
+#: the frame marker's size in screen pixels: a strip at the left end of the top rows of the window's hidden rows
+#: (`marker_rows`; `Sandbox.marker_point` looks inside it); the rest of them, below it, hold the browser's status bubble
+MARKER_WIDTH, MARKER_HEIGHT = 32, 8
 
 # Captured before any page script (and before Playwright's fake clock) so the env can
 # wait for a real rendered frame even when the page's timers are virtual.
@@ -55,18 +56,19 @@ MARKER_WIDTH = 32
 _REAL_FRAME_SCRIPT = """
 (() => {
   const raf = window.requestAnimationFrame.bind(window);
-  // the frame marker (`ChromiumBrowser(marker_rows=...)`): a strip of MARK_H CSS px at the foot of the window,
-  // below the screen the agent sees, given a new colour by the marking sentinel (Cancel instead of Pause) as it
-  // arrives, so the env can tell when the frame after the step's input is on the screen. A style sheet of the document's own (not in the DOM, not in
-  // document.styleSheets) on the root's ::after, which no event reaches. MARK_W CSS px wide, at the right end:
-  // Chromium redraws and puts on the screen the box around what changed in a frame, which a strip as wide as
-  // the window would stretch to the window's width
-  const MARK_H = /*MARK_H*/null, MARK_W = /*MARK_W*/null;
+  // the frame marker (`ChromiumBrowser(marker_rows=...)`): a strip of MARK_W x MARK_H CSS px at the left end of the
+  // window's hidden rows, below the screen the agent sees, given a new colour by the marking sentinel (Cancel instead of
+  // Pause) as it arrives, so the env can tell when the frame after the step's input is on the screen. A style sheet of
+  // the document's own (not in the DOM, not in document.styleSheets) on the root's ::after, which no event reaches.
+  // Narrow and at the left, where the pages' content is: Chromium redraws and puts on the screen the box around what
+  // changed in a frame, which a strip as wide as the window (or one at its right end) would stretch to the window's
+  // width. MARK_BOTTOM CSS px above the window's foot: the browser's status bubble (a link's address) is drawn there
+  const MARK_H = /*MARK_H*/null, MARK_W = /*MARK_W*/null, MARK_BOTTOM = /*MARK_BOTTOM*/0;
   let mark = null, markRule = null;
   if (MARK_H) {
     try {
       const sheet = new CSSStyleSheet();
-      sheet.replaceSync(`html::after { content: ''; position: fixed; right: 0; bottom: 0; width: ${MARK_W}px; height: ${MARK_H}px;
+      sheet.replaceSync(`html::after { content: ''; position: fixed; left: 0; bottom: ${MARK_BOTTOM}px; width: ${MARK_W}px; height: ${MARK_H}px;
         z-index: 2147483647; pointer-events: none; background: #000; }`);
       document.adoptedStyleSheets = [...document.adoptedStyleSheets, sheet];
       markRule = sheet.cssRules[0];
@@ -309,8 +311,9 @@ class ChromiumBrowser:
                  channel: "Callable[[], socket.socket] | None" = None, marker_rows: int = 0):
         if mode not in ("window", "app"):
             raise ValueError(f"browser mode must be 'window' or 'app', got {mode!r}")
-        if marker_rows and (mode != "window" or marker_rows < 2):
-            raise ValueError(f"a frame marker needs a browser window and at least 2 rows, got {mode!r}, {marker_rows}")
+        if marker_rows and (mode != "window" or marker_rows < MARKER_HEIGHT):
+            raise ValueError(f"a frame marker needs a browser window and at least {MARKER_HEIGHT} rows, "
+                             f"got {mode!r}, {marker_rows}")
         self.width, self.height, self.mode, self.scale, self.has_touch = width, height, mode, scale, touch
         #: screen rows below `height` that the window covers, where its pages draw the frame marker
         self.marker_rows = int(marker_rows)
@@ -420,9 +423,10 @@ class ChromiumBrowser:
                                            is_mobile=self.has_touch, has_touch=self.has_touch)
         else:
             ctx = self.browser.new_context(no_viewport=True)
-        mark_h = f"{self.marker_rows / self.scale:.3f}" if self.marker_rows else "null"
+        mark_h = f"{MARKER_HEIGHT / self.scale:.3f}" if self.marker_rows else "null"
         ctx.add_init_script(_REAL_FRAME_SCRIPT.replace("/*MARK_H*/null", mark_h)
-                            .replace("/*MARK_W*/null", f"{MARKER_WIDTH / self.scale:.3f}"))
+                            .replace("/*MARK_W*/null", f"{MARKER_WIDTH / self.scale:.3f}")
+                            .replace("/*MARK_BOTTOM*/0", f"{max(0, self.marker_rows - MARKER_HEIGHT) / self.scale:.3f}"))
         for script in self._scripts:
             ctx.add_init_script(script)
         self.context = ctx
