@@ -13,10 +13,12 @@ from typing import Any, Callable
 from hybridgym.assets import ASSETS
 
 from .observers import CanvasClock, Observer, PageFrame, PhoneIdle, ScreenSettle
+from .sandbox.browser import MARKER_HEIGHT
 
-#: the MiniWoB screen's hidden rows, where the page draws its frame marker (`Sandbox(marker_rows=...)`, its top 8
-#: rows) and the browser its status bubble (a link's address, 37 rows at MiniWoB's scale of 2: out of the screenshot)
-MARKER_ROWS = 56
+#: the MiniWoB screen's hidden rows, where the page draws its frame marker (`Sandbox(marker_rows=...)`, their top
+#: `MARKER_HEIGHT` rows) and the browser, below it, its status bubble (a link's address, 37 rows at MiniWoB's scale of
+#: 2: out of the screenshot)
+MARKER_ROWS = MARKER_HEIGHT + 48
 
 
 @dataclass(frozen=True)
