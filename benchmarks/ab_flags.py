@@ -48,31 +48,42 @@ def main(argv=None) -> dict:
                 env.reset(seed=10_000, options={"task": task})   # the task's page loaded
             for rnd in range(args.rounds):
                 for name in (names if rnd % 2 else names[::-1]):
-                    env = envs[name]
-                    t = time.perf_counter()
-                    env.reset(seed=rnd, options={"task": task})
-                    times[name]["reset"].append((time.perf_counter() - t) * 1000)
-                    browser = env.unwrapped.sandbox.browser
-                    for cx, cy in CLICK_AT:
-                        x, y = browser.to_screen(cx, cy)
-                        t = time.perf_counter()
-                        env.step({"action_type": "click", "x": x, "y": y})
-                        times[name]["step"].append((time.perf_counter() - t) * 1000)
+                    play_round(envs[name], task, rnd, CLICK_AT, times[name], stop_at_end=False)
     finally:
         for env in envs.values():
             env.close()
+    return write_report(args.out, "benchmarks/ab_flags.py", argv, times, {"tasks": TASKS, "rounds": args.rounds})
+
+
+def play_round(env, task: str, seed: int, clicks, times: dict, stop_at_end: bool = True) -> None:
+    """A reset of `task` and a click at each of `clicks` (CSS px of the page), timed into `times` ("reset", "step":
+    ms); with `stop_at_end`, the clicks stop where the episode ends."""
+    t = time.perf_counter()
+    env.reset(seed=seed, options={"task": task})
+    times["reset"].append((time.perf_counter() - t) * 1000)
+    browser = env.unwrapped.sandbox.browser
+    for cx, cy in clicks:
+        x, y = browser.to_screen(cx, cy)
+        t = time.perf_counter()
+        _, _, term, trunc, _ = env.step({"action_type": "click", "x": x, "y": y})
+        times["step"].append((time.perf_counter() - t) * 1000)
+        if stop_at_end and (term or trunc):
+            break
+
+
+def write_report(out: Path, script: str, argv, times: dict, fields: dict) -> dict:
+    """Medians of an A/B's times ({way: {"reset": [ms], "step": [ms]}}) with the run's command, date, load and
+    `fields`, written to `out` as JSON and printed; returns the report."""
     med = {n: {k: round(statistics.median(v), 2) for k, v in t.items()} for n, t in times.items()}
-    report = {"command": "benchmarks/ab_flags.py " + shlex.join(argv if argv is not None else sys.argv[1:]),
+    report = {"command": script + " " + shlex.join(argv if argv is not None else sys.argv[1:]),
               "date": time.strftime("%Y-%m-%d %H:%M UTC", time.gmtime()), "load_avg": [round(x, 2) for x in os.getloadavg()],
-              "tasks": TASKS, "rounds": args.rounds, "samples": {n: {k: len(v) for k, v in t.items()} for n, t in times.items()},
-              "median_ms": med}
-    args.out.parent.mkdir(parents=True, exist_ok=True)
-    args.out.write_text(json.dumps(report, indent=1) + "\n")
+              **fields, "samples": {n: {k: len(v) for k, v in t.items()} for n, t in times.items()}, "median_ms": med}
+    out.parent.mkdir(parents=True, exist_ok=True)
+    out.write_text(json.dumps(report, indent=1) + "\n")
     for n, m in med.items():
         print(f"{n:50s} reset {m['reset']:7.2f}  step {m['step']:7.2f}")
-    print(f"wrote {args.out}")
+    print(f"wrote {out}")
     return report
-
 
 if __name__ == "__main__":
     main()

@@ -6,7 +6,8 @@ and the steps where it happened. Suites: mobile, browser, miniwob (the tasks wit
 (`tasks.miniwob.REAL_TIME`), each episode `--steps` random actions: clicks anywhere on the screen, keys, typing,
 scrolls). Each reset's first observation is checked the same way. On MiniWoB it also counts the steps and resets
 whose picture was read once the frame marker showed their colour (`XShmCapture.read_marked`; the others waited for a
-quiet screen).
+quiet screen), and the steps that were one click whose release was the sentinel (`ChromiumBrowser.click_barrier`,
+the page saw it; the others sent the sentinel key).
 
     .venv/bin/python benchmarks/check_observations.py --suite mobile --tasks 60
     .venv/bin/python benchmarks/check_observations.py --suite browser --tasks 60
@@ -27,6 +28,7 @@ import numpy as np
 
 import hybridgym
 from hybridgym.agents import OracleAgent, RandomAgent
+from hybridgym.sandbox.browser import ChromiumBrowser
 from hybridgym.sandbox.capture import XShmCapture
 from hybridgym.tasks import tasks_of
 from hybridgym.tasks.miniwob import REAL_TIME
@@ -43,12 +45,18 @@ def check(suite: str, n_tasks: int, seeds: int = 1, shots: Path | None = None, l
     steps, stale, failed, resets, stale_resets = 0, [], [], 0, []
     marked = {"step": 0, "reset": 0}
     phase = ["reset"]
-    read_marked = XShmCapture.read_marked
+    read_marked, click_barrier = XShmCapture.read_marked, ChromiumBrowser.click_barrier
+    by_release = [0]
 
     def counted(self, *args, **kwargs):
         frame = read_marked(self, *args, **kwargs)
         marked[phase[0]] += frame is not None
         return frame
+
+    def counted_click(self, *args, **kwargs):
+        answer = click_barrier(self, *args, **kwargs)
+        by_release[0] += answer is not None and answer[0] is True
+        return answer
 
     def stale_box(obs_shot: np.ndarray, name: str) -> list[int] | None:
         """The box where the screen `later_s` after the observation differs from it (None: the same)."""
@@ -63,7 +71,7 @@ def check(suite: str, n_tasks: int, seeds: int = 1, shots: Path | None = None, l
             shots.mkdir(parents=True, exist_ok=True)
             Image.fromarray(np.concatenate([obs_shot, later])).save(shots / f"{name}.png")
         return [int(x0), int(y0), int(x1) + 1, int(y1) + 1, len(diff)]
-    XShmCapture.read_marked = counted
+    XShmCapture.read_marked, ChromiumBrowser.click_barrier = counted, counted_click
     try:
         for tid in tasks:
             for seed in range(seeds):
@@ -90,10 +98,10 @@ def check(suite: str, n_tasks: int, seeds: int = 1, shots: Path | None = None, l
                 if oracle and not info.get("success"):
                     failed.append(f"{tid} seed {seed}")
     finally:
-        XShmCapture.read_marked = read_marked
+        XShmCapture.read_marked, ChromiumBrowser.click_barrier = read_marked, click_barrier
         env.close()
     return {"suite": suite, "agent": agent_name, "tasks": len(tasks), "seeds": seeds, "later_s": later_s, "steps": steps,
-            "marked_steps": marked["step"], "stale_observations": len(stale),
+            "marked_steps": marked["step"], "release_sentinel_steps": by_release[0], "stale_observations": len(stale),
             "stale_share": round(len(stale) / max(steps, 1), 4),
             "resets": resets, "marked_resets": marked["reset"], "stale_first_observations": len(stale_resets),
             "oracle_failures": failed, "where": stale, "where_reset": stale_resets}

@@ -93,6 +93,14 @@ def _sent_input(actions) -> bool:
     return any(a.channel == "gui" for a in actions)
 
 
+def _one_click(actions) -> int:
+    """The button releases of a step whose input is one left click or double click (1 or 2), else 0."""
+    gui = [a for a in actions if a.channel == "gui"]
+    if len(gui) != 1 or type(gui[0]) not in (A.Click, A.DoubleClick):
+        return 0
+    return 2 if isinstance(gui[0], A.DoubleClick) else 1
+
+
 #: after the pointer moved onto a link, off one, or from one to another, when the browser's status bubble (the
 #: link's address at the window's foot) has its final look: Chromium shows it 80 ms after the pointer came onto
 #: a link and fades it in for 120 ms, changes its text at once, and hides it 250 ms after the pointer left, fading
@@ -200,8 +208,10 @@ class PageFrame(Observer):
     With the frame marker (`Sandbox(marker_rows=)`, MiniWoB's sandbox), the step's sentinel is a marking one: the
     page gives the strip below the screenshot its next colour as the sentinel arrives, the barrier's round trip
     returns that colour and the task's probe, and the picture is read from Xvfb's framebuffer once the screen shows
-    the colour (`XShmCapture.read_marked`). A right click, a press on the browser's own bar or on a <select>, and a
-    page without the strip (after `MARK_WAIT_S`) fall back to the wait below.
+    the colour (`XShmCapture.read_marked`). A step that is one click (or double click) sends no sentinel key: the
+    click's last release is the sentinel (`ChromiumBrowser.click_barrier`; 0.8-1.4 ms less a step). A right click,
+    a press on the browser's own bar or on a <select> (then `SELECT_QUIET_S` of quiet: its list is a window of its
+    own), and a page without the strip (after `MARK_WAIT_S`) fall back to the wait below.
 
     X input reaches the page before its next animation frame, so once that frame is drawn
     the screen shows the input's effect (or nothing changed: then the change time-out, 30 ms,
@@ -309,9 +319,12 @@ class PageFrame(Observer):
             if _sent_input(actions) and marked:
                 # all the input reached the page; the screen then tells when the frame after it is shown (the frame
                 # marker), and the task is asked after the page's work on that input (a task may end its episode
-                # in a timer of its own)
-                seen, (probed, selects) = browser.barrier(browser.send_sentinel(sb.input, mark=True), browser.INPUT_FRAMES,
-                                                          then=_AFTER_TASKS_THEN % read)
+                # in a timer of its own). A step that is one click: its release is the sentinel
+                releases, then = _one_click(actions), _AFTER_TASKS_THEN % read
+                answer = browser.click_barrier(sb.input, releases, browser.INPUT_FRAMES, then=then) if releases else None
+                if answer is None:
+                    answer = browser.barrier(browser.send_sentinel(sb.input, mark=True), browser.INPUT_FRAMES, then=then)
+                seen, (probed, selects) = answer
                 barrier = True
             elif _sent_input(actions):   # all the input reached the page (a long text arrives over frames), then a frame
                 seen, (probed, selects) = browser.input_barrier(sb.input, then=read)
@@ -329,8 +342,10 @@ class PageFrame(Observer):
             frame = sb.capture.read_marked(sb.marker_point, mark, MARK_WAIT_S)
             if frame is not None:
                 return StepReport(self._keep(frame, None), answered=answered, probed=probed)
-        frame, raw, _ = sb.capture.settle(before=self.before, change_timeout=0.03, quiet=PAGE_QUIET_S if barrier else 0.0,
-                                          max_wait=0.5, poll=0.001)
+        # a press on a <select> opens its list, a window of its own drawn over a few frames after the page's (a click's
+        # release seen at once left 2-7 of 12 such pictures without the list with 5 ms of quiet)
+        quiet = SELECT_QUIET_S if selects else PAGE_QUIET_S if barrier else 0.0
+        frame, raw, _ = sb.capture.settle(before=self.before, change_timeout=0.03, quiet=quiet, max_wait=0.5, poll=0.001)
         if seen is False and task.probe:
             # the page did not see the sentinel within its frames: the keys went elsewhere (the address bar), or a
             # loaded machine gave the page the step's input late (a click that moved the focus back from the

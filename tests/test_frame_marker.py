@@ -16,6 +16,7 @@ from Xlib import display as xdisplay
 
 import hybridgym  # noqa: F401  (registers the ids)
 from hybridgym import sandbox as sandbox_mod
+from hybridgym.sandbox.browser import ChromiumBrowser
 from hybridgym.sandbox.capture import DamageWatch, XShmCapture
 from hybridgym.sandbox.display import XvfbDisplay
 from hybridgym.suites import MARKER_ROWS
@@ -74,6 +75,95 @@ def test_clicks_keys_and_typing_are_read_at_the_marker_and_are_final(env, marked
             assert not np.array_equal(shot, before), action
         before = shot
     assert marked == {"read": len(actions), "missed": 0}
+
+
+@pytest.fixture
+def sentinels(monkeypatch):
+    """The steps' sentinels: a click's release the page saw (`ChromiumBrowser.click_barrier`), one it did not see,
+    and the marking sentinel key."""
+    counts = {"release": 0, "unseen release": 0, "key": 0}
+    click_barrier, send_sentinel = ChromiumBrowser.click_barrier, ChromiumBrowser.send_sentinel
+
+    def by_release(self, *args, **kwargs):
+        answer = click_barrier(self, *args, **kwargs)
+        if answer is not None:
+            counts["release" if answer[0] is True else "unseen release"] += 1
+        return answer
+
+    def by_key(self, xinput, mark=False):
+        counts["key"] += bool(mark)
+        return send_sentinel(self, xinput, mark)
+    monkeypatch.setattr(ChromiumBrowser, "click_barrier", by_release)
+    monkeypatch.setattr(ChromiumBrowser, "send_sentinel", by_key)
+    return counts
+
+
+def test_a_step_that_is_one_click_has_its_release_for_sentinel_and_a_final_picture(env, marked, sentinels):
+    """A click or a double click and nothing else: no sentinel key, the page gives the marker its colour after the
+    click's last release, and the picture read then is the final one, with the click's dot."""
+    env.reset(seed=1)
+    marked.update(read=0, missed=0)
+    before = env.step({"action_type": "wait", "seconds": 0.05})[0]["screenshot"]
+    for i in range(5):
+        x, y = _bar_point(env, i)
+        action = {"action_type": "left_double" if i == 4 else "click", "x": x, "y": y}
+        obs, _, term, trunc, info = env.step(action)
+        assert not (term or trunc or obs["action_error"]), info
+        assert not np.array_equal(obs["screenshot"], before), f"no dot after {action}"
+        assert np.array_equal(obs["screenshot"], _later(env)), f"stale observation after {action}"
+        before = obs["screenshot"]
+    assert sentinels == {"release": 5, "unseen release": 0, "key": 0}
+    assert marked == {"read": 5, "missed": 0}
+
+
+def test_presses_and_releases_the_env_did_not_count_as_a_click_do_not_make_a_click_read_early(env, marked, sentinels):
+    """The page counts every release it gets; the env counts those it sent, and learns the page's count from each
+    barrier's answer. Releases that were not one click's (a press and a release in two steps, a drag, the release of
+    a button the agent left down, at the reset) and one the page never got (on a <select>'s list, a window of its
+    own) never make a click's step take another release for its own: every picture is final and shows the click's
+    dot, and after a release the page did not get, the next click sends the sentinel key."""
+    sb = env.unwrapped.sandbox
+    env.reset(seed=2)
+    pts = [_bar_point(env, i) for i in range(12)]
+    steps = [{"action_type": "mouse_down", "x": pts[0][0], "y": pts[0][1]},
+             {"action_type": "mouse_up", "x": pts[1][0], "y": pts[1][1]},
+             {"action_type": "click", "x": pts[2][0], "y": pts[2][1]},
+             {"action_type": "drag", "x1": pts[3][0], "y1": pts[3][1], "x2": pts[4][0], "y2": pts[4][1]},
+             {"action_type": "click", "x": pts[5][0], "y": pts[5][1]},
+             {"action_type": "mouse_down", "x": pts[6][0], "y": pts[6][1]},
+             "reset",   # releases the button the agent left down
+             {"action_type": "click", "x": pts[7][0], "y": pts[7][1]},
+             {"action_type": "click", "x": pts[8][0], "y": pts[8][1]}]
+    for step in steps:
+        if step == "reset":
+            env.reset(seed=3)
+            continue
+        before = sb.capture.grab()
+        obs, _, term, trunc, info = env.step(step)
+        assert not (term or trunc or obs["action_error"]), (step, info)
+        assert np.array_equal(obs["screenshot"], _later(env)), f"stale observation after {step}"
+        if step["action_type"] == "click":
+            assert not np.array_equal(obs["screenshot"], before), f"the click's dot not in the picture: {step}"
+    # each step that was not one click sent the sentinel key, and its barrier's answer told the page's count after
+    # it (the releases of the mouse_up, of the drag, and of the button the reset released included): each click
+    # could then count from there
+    assert sentinels == {"release": 4, "unseen release": 0, "key": 4}
+    # a <select>'s list, opened by a press on the select, gets the release: the page does not see it
+    br = sb.browser
+    br.page.evaluate("document.body.insertAdjacentHTML('beforeend', '<select id=s style=\"position:fixed;"
+                     "left:300px;top:60px\">' + '<option>an option</option>'.repeat(9) + '</select>')")
+    sentinels.update({"release": 0, "unseen release": 0, "key": 0})
+    x, y = br.to_screen(320, 70)
+    for step in [{"action_type": "click", "x": round(x), "y": round(y)},    # opens the list
+                 {"action_type": "click", "x": pts[9][0], "y": pts[9][1]},   # closes it (the page may not see it)
+                 {"action_type": "click", "x": pts[10][0], "y": pts[10][1]},
+                 {"action_type": "click", "x": pts[11][0], "y": pts[11][1]}]:
+        obs, _, term, trunc, info = env.step(step)
+        assert not (term or trunc or obs["action_error"]), (step, info)
+        assert np.array_equal(obs["screenshot"], _later(env)), f"stale observation after {step}"
+    # the press on the select: the list had the release, the page waited for it in vain; the next click: the key
+    # (the count not known); the last two: their releases again
+    assert sentinels == {"release": 2, "unseen release": 1, "key": 1}
 
 
 def test_a_reset_reads_its_first_picture_at_the_marker_and_it_is_final(env, marked):

@@ -91,27 +91,44 @@ _REAL_FRAME_SCRIPT = """
     value: () => new Promise(r => raf(r)), enumerable: false });
   // input barrier: the env presses Pause (or Cancel: the marking sentinel) after a step's input and waits until the
   // page saw it, so all earlier input has been dispatched (neither reaches the page's own handlers)
-  let sentinel = 0; const waiters = [];
+  let sentinel = 0, releases = 0, hops = 0; const waiters = [];
+  const wake = () => { for (const w of waiters.splice(0)) w(); };
   // this document's name: the env counts the sentinels it sent to it (a new document counts from 0)
   const doc = Math.random().toString(36).slice(2) + '-' + Date.now().toString(36);
   const onKey = e => {
     if (e.key !== 'Pause' && e.key !== 'Cancel') return;
     e.stopImmediatePropagation(); e.preventDefault();
-    if (e.type === 'keyup') { sentinel++; if (e.key === 'Cancel') bumpMark(); for (const w of waiters.splice(0)) w(); }
+    if (e.type === 'keyup') { sentinel++; if (e.key === 'Cancel') bumpMark(); wake(); }
   };
   window.addEventListener('keydown', onKey, true);
   window.addEventListener('keyup', onKey, true);
+  // a button's release, counted (`ChromiumBrowser.click_barrier`: a step that is one click needs no sentinel key, its
+  // release is the sentinel), and the frame marker given its next colour, two turns of the task queue after it:
+  // after the tasks the page's handlers of the press and of the release (a click's run in the release's task) queued
+  window.addEventListener('mouseup', e => {
+    if (!e.isTrusted) return;
+    hops++;
+    realTimeout(() => realTimeout(() => { hops--; releases++; bumpMark(); wake(); }, 0), 0);
+  }, true);
   // the barrier (`ChromiumBrowser.barrier`): resolves [seen, doc, sentinels seen, the frame marker's colour (null:
-  // none)] once the page has seen sentinel n as the env counts them in document d (null: the env has not asked this document yet; a document
-  // that is not d counts from its own start, so any sentinel is the awaited one), told by the key event itself,
-  // or after `frames` frames without it; with `draw`, once the frame after the sentinel is drawn
+  // none), releases seen] once the page has seen sentinel n as the env counts them in document d (null: the env has
+  // not asked this document yet; a document that is not d counts from its own start, so any sentinel is the awaited
+  // one), told by the key event itself, or after `frames` frames without it; with `draw`, once the frame after the
+  // sentinel is drawn. With `rel` (not null), once the page has counted that many releases instead, in document d
+  // only (another document's count is not the env's: it resolves at once, unseen). Never while a release's colour
+  // is still to be given: the colour it answers is the one the screen will show
   Object.defineProperty(window, '__hybridgymBarrier', { enumerable: false,
-    value: (d, n, frames, draw) => new Promise(r => {
+    value: (d, n, frames, draw, rel) => new Promise(r => {
+      const byRelease = rel !== undefined && rel !== null;
       const target = (d === null || d === doc) ? n : 1;
       let done = false, hit = false;
-      const finish = seen => { if (!done) { done = true; r([seen, doc, sentinel, mark]); } };
+      const finish = seen => { if (!done) { done = true; r([seen, doc, sentinel, mark, releases]); } };
+      if (byRelease && d !== doc) { finish(false); return; }
       const seen = () => { hit = true; if (draw) raf(() => realTimeout(() => finish(true), 0)); else finish(true); };
-      const check = () => { if (done || hit) return; if (sentinel >= target) seen(); else waiters.push(check); };
+      const check = () => {
+        if (done || hit) return;
+        if (hops === 0 && (byRelease ? releases >= rel : sentinel >= target)) seen(); else waiters.push(check);
+      };
       check();
       let left = frames;
       const tick = () => { if (done || hit) return; if (--left <= 0) finish(false); else raf(tick); };
@@ -335,6 +352,11 @@ class ChromiumBrowser:
         self._clock_installed = False
         self._sentinels = 0     # the sentinels sent to the page's document `_doc` (see `barrier`)
         self._marking = -1      # the number of the last marking sentinel (`send_sentinel(mark=True)`)
+        # (sentinel number, the X button releases sent before it) of the last sentinel sent (`send_sentinel`)
+        self._sent_at: tuple[int, int] | None = None
+        # (document, X button releases sent, releases the page had counted) once the page had seen all the input
+        # sent so far (a barrier's answer), or None: what `click_barrier` counts from
+        self._released: tuple[str, int, int] | None = None
         self._doc: str | None = None
         self._scripts: list[str] = []
         self._picture = canvas.CanvasPicture()   # the game canvas's last picture (`canvas_frame`)
@@ -506,7 +528,7 @@ class ChromiumBrowser:
         # back and forward lead nowhere: the episode starts with a history of its own page
         self.cdp().send("Page.resetNavigationHistory")
         self._origin = None
-        self._sentinels, self._doc = 0, None   # a new document: it has seen no sentinel
+        self._sentinels, self._doc, self._released = 0, None, None   # a new document: it has seen no sentinel
         return self.page
 
     #: how often `load` starts a navigation that something stopped
@@ -672,8 +694,8 @@ class ChromiumBrowser:
 
     # one round trip: the barrier, then the caller's expression; a page without the init script
     # (an error page) has no barrier: [None, None, -1, value]
-    _BARRIER_JS = ("([d, n, f, w]) => (window.__hybridgymBarrier ? window.__hybridgymBarrier(d, n, f, w)"
-                   " : Promise.resolve([null, null, -1, null])).then(b => Promise.resolve(%s).then(v => [...b, v]))")
+    _BARRIER_JS = ("([d, n, f, w, r]) => (window.__hybridgymBarrier ? window.__hybridgymBarrier(d, n, f, w, r)"
+                   " : Promise.resolve([null, null, -1, null, null])).then(b => Promise.resolve(%s).then(v => [...b, v]))")
 
     def barrier(self, n: int, max_frames: int, draw: bool = False, then: str = "null") -> tuple[bool | None, object]:
         """Wait until the page has seen sentinel `n` (`send_sentinel`) or `max_frames` real frames passed,
@@ -688,10 +710,40 @@ class ChromiumBrowser:
         counts the sentinels it sent to the page's document, so it need not ask the count first. The
         document's name comes back with every answer: a new document (a navigation) counts from its own
         start, and the env takes over the page's count, whatever it is."""
-        seen, doc, count, mark, value = self.evaluate_cdp(self._BARRIER_JS % then, [self._doc, n, max_frames, draw])
+        seen, doc, count, mark, released, value = self.evaluate_cdp(self._BARRIER_JS % then,
+                                                                   [self._doc, n, max_frames, draw, None])
         if doc is not None:
             self._doc, self._sentinels = doc, max(int(count), 0)
         self.mark = mark if seen and n == self._marking and isinstance(mark, int) else None
+        sent_at = self._sent_at
+        # the page had seen all the input up to the sentinel: the releases it counted are those of the X releases
+        # sent before it that reached it (a later release, if any, makes `click_barrier` send a sentinel again)
+        self._released = ((doc, sent_at[1], released) if seen and doc is not None and isinstance(released, int)
+                          and sent_at is not None and sent_at[0] == n else None)
+        return seen, value
+
+    def click_barrier(self, xinput, releases: int, max_frames: int, then: str = "null") -> tuple[bool | None, object] | None:
+        """The barrier of a step whose input was one click (`releases`: its button's releases, 2 for a double click),
+        with no sentinel key: the page counts the releases it gets and gives the frame marker its next colour with
+        each, so the click's last release tells that the page has all the step's input, about a millisecond before
+        a sentinel key sent after it would (X sends the key after the release, and Chromium's browser process
+        passes keys on more slowly). Returns (seen, the value of `then`) as `barrier` does, with `self.mark` the
+        colour to wait for; or None, having sent nothing, when the releases cannot be told apart: the page's count
+        is not known for all the input sent so far (no barrier answered since the document began, or the last did
+        not see its sentinel), or another release was sent since (`xinput.releases`: the caller then sends a
+        sentinel). Unseen (the release went to a window of the browser's own, or the page changed): `self.mark` None.
+        """
+        known = self._released
+        if known is None or known[0] != self._doc or getattr(xinput, "releases", None) != known[1] + releases:
+            return None
+        doc, sent, counted = known
+        seen, doc, count, mark, released, value = self.evaluate_cdp(
+            self._BARRIER_JS % then, [doc, None, max_frames, False, counted + releases])
+        if doc is not None:
+            self._doc, self._sentinels = doc, max(int(count), 0)
+        ok = seen is True and isinstance(released, int) and isinstance(mark, int)
+        self.mark = mark if ok else None
+        self._released = (doc, sent + releases, released) if ok else None
         return seen, value
 
     #: how many real frames `flush_input` waits for the page to see the input (about 2 s at 60 Hz)
@@ -778,6 +830,7 @@ class ChromiumBrowser:
         the key arrives, in the same task (`barrier` tells the colour). Only the steps that read the screen at
         the marker mark: a marker's new colour is a frame more to draw."""
         self._sentinels += 1
+        self._sent_at = (self._sentinels, getattr(xinput, "releases", -1))
         # in the default keymap (no remapping race); sent, not waited for: the barrier waits for the page to see it,
         # and X handles one connection's requests in order, so it comes after the step's input
         if mark:
@@ -898,6 +951,7 @@ class ChromiumBrowser:
         if not self._channel_alive():   # not made again through Playwright: the page may have moved its clock
             raise PlaywrightError("the browser died (its driver or its browser process is gone)")
         b = value["b"]
+        self._released = None   # (a game's step: `click_barrier` is MiniWoB's)
         if b is not None and b[1] is not None:
             self._doc, self._sentinels = b[1], max(int(b[2]), 0)
         if b is not None and b[0] is False:   # the page did not see the input yet: the late input's wait, then a read

@@ -57,6 +57,8 @@ class XTestInput:
         self._scratch_used: dict[int, float] = {}   # keycode -> time it was last remapped
         self._scratch_of: dict[int, int] = {}       # keysym -> scratch keycode holding it
         self.pointer = (0, 0)
+        #: button releases sent so far, any button (`ChromiumBrowser.click_barrier` tells a click's from another's)
+        self.releases = 0
         self._barrier = None   # our window whose frame extents the window manager is asked for (wm_barrier)
 
     # -- pointer ---------------------------------------------------------
@@ -67,6 +69,8 @@ class XTestInput:
     def button(self, button: str | int, down: bool) -> None:
         b = _BUTTONS[button] if isinstance(button, str) else button
         xtest.fake_input(self._d, X.ButtonPress if down else X.ButtonRelease, b)
+        if not down:
+            self.releases += 1
 
     def click(self, x: int, y: int, button: str = "left", count: int = 1) -> None:
         self.move(x, y)
@@ -93,6 +97,7 @@ class XTestInput:
         for _ in range(max(1, int(amount))):
             xtest.fake_input(self._d, X.ButtonPress, b)
             xtest.fake_input(self._d, X.ButtonRelease, b)
+            self.releases += 1
         self.sync()
 
     def release_all(self) -> None:
@@ -110,6 +115,7 @@ class XTestInput:
                              (4, X.Button4Mask), (5, X.Button5Mask)):
             if mask & flag:
                 xtest.fake_input(self._d, X.ButtonRelease, button)
+                self.releases += 1
                 released += 1
         if released:   # (the two queries were answered: nothing sent is left unprocessed otherwise)
             self.sync()
