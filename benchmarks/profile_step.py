@@ -6,8 +6,9 @@ todo app, alternately the title field and the page's header). The phases, in the
 
 - `parse`: the codec reading the action (`info["timings"]["parse_s"]`);
 - `input`: the XTEST events of the click (`sandbox.execute`);
-- `barrier`: the input barrier (the page saw the sentinel key; on the browser suite also the frame after it) and,
-  on MiniWoB, the task's probe in the same round trip (`ChromiumBrowser.barrier`);
+- `barrier`: the input barrier (the page saw the sentinel key, or on MiniWoB the click's release; on the browser
+  suite also the frame after it) and, on MiniWoB, the task's probe in the same round trip
+  (`ChromiumBrowser.barrier`, `ChromiumBrowser.click_barrier`);
 - `marked_wait`: on MiniWoB, waiting for the frame marker to show the step's colour and the checks that no drawing
   met the read (`XShmCapture.read_marked`, its RGB copy excluded);
 - `settle_wait`: waiting for the screen to show the change (X DAMAGE events), the grabs excluded (the browser suite,
@@ -173,6 +174,7 @@ def main(argv=None) -> int:
     from hybridgym import sandbox as sandbox_mod
     clock.wrap(sandbox_mod.Sandbox, "execute", "input")
     clock.wrap(browser_mod.ChromiumBrowser, "barrier", "barrier")
+    clock.wrap(browser_mod.ChromiumBrowser, "click_barrier", "barrier")
     clock.wrap(capture_mod.XShmCapture, "read_marked", "marked")
     clock.wrap(capture_mod.Framebuffer, "rgb", "fb_rgb")
     clock.wrap(capture_mod.XShmCapture, "settle", "settle")
