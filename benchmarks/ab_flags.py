@@ -85,5 +85,6 @@ def write_report(out: Path, script: str, argv, times: dict, fields: dict) -> dic
     print(f"wrote {out}")
     return report
 
+
 if __name__ == "__main__":
     main()

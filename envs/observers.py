@@ -96,9 +96,7 @@ def _sent_input(actions) -> bool:
 def _one_click(actions) -> int:
     """The button releases of a step whose input is one left click or double click (1 or 2), else 0."""
     gui = [a for a in actions if a.channel == "gui"]
-    if len(gui) != 1 or type(gui[0]) not in (A.Click, A.DoubleClick):
-        return 0
-    return 2 if isinstance(gui[0], A.DoubleClick) else 1
+    return {A.Click: 1, A.DoubleClick: 2}.get(type(gui[0]), 0) if len(gui) == 1 else 0
 
 
 #: after the pointer moved onto a link, off one, or from one to another, when the browser's status bubble (the

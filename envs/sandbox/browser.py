@@ -695,7 +695,7 @@ class ChromiumBrowser:
                 pass
 
     # one round trip: the barrier, then the caller's expression; a page without the init script
-    # (an error page) has no barrier: [None, None, -1, value]
+    # (an error page) has no barrier: [None, None, -1, None, None, value]
     _BARRIER_JS = ("([d, n, f, w, r]) => (window.__hybridgymBarrier ? window.__hybridgymBarrier(d, n, f, w, r)"
                    " : Promise.resolve([null, null, -1, null, null])).then(b => Promise.resolve(%s).then(v => [...b, v]))")
 
@@ -712,10 +712,7 @@ class ChromiumBrowser:
         counts the sentinels it sent to the page's document, so it need not ask the count first. The
         document's name comes back with every answer: a new document (a navigation) counts from its own
         start, and the env takes over the page's count, whatever it is."""
-        seen, doc, count, mark, released, value = self.evaluate_cdp(self._BARRIER_JS % then,
-                                                                   [self._doc, n, max_frames, draw, None])
-        if doc is not None:
-            self._doc, self._sentinels = doc, max(int(count), 0)
+        seen, doc, mark, released, value = self._ask([self._doc, n, max_frames, draw, None], then)
         self.mark = mark if seen and n == self._marking and isinstance(mark, int) else None
         sent_at = self._sent_at
         # the page had seen all the input up to the sentinel: the releases it counted are those of the X releases
@@ -723,6 +720,14 @@ class ChromiumBrowser:
         self._released = ((doc, sent_at[1], released) if seen and doc is not None and isinstance(released, int)
                           and sent_at is not None and sent_at[0] == n else None)
         return seen, value
+
+    def _ask(self, args: list, then: str) -> tuple:
+        """The barrier's round trip (`_BARRIER_JS` with `args` [document, sentinel, frames, draw, releases]): takes
+        over the page's document and sentinel count; returns (seen, document, marker colour, releases, value)."""
+        seen, doc, count, mark, released, value = self.evaluate_cdp(self._BARRIER_JS % then, args)
+        if doc is not None:
+            self._doc, self._sentinels = doc, max(int(count), 0)
+        return seen, doc, mark, released, value
 
     def click_barrier(self, xinput, releases: int, max_frames: int, then: str = "null") -> tuple[bool | None, object] | None:
         """The barrier of a step whose input was one click (`releases`: its button's releases, 2 for a double click),
@@ -739,10 +744,7 @@ class ChromiumBrowser:
         if known is None or known[0] != self._doc or getattr(xinput, "releases", None) != known[1] + releases:
             return None
         doc, sent, counted = known
-        seen, doc, count, mark, released, value = self.evaluate_cdp(
-            self._BARRIER_JS % then, [doc, None, max_frames, False, counted + releases])
-        if doc is not None:
-            self._doc, self._sentinels = doc, max(int(count), 0)
+        seen, doc, mark, released, value = self._ask([doc, None, max_frames, False, counted + releases], then)
         ok = seen is True and isinstance(released, int) and isinstance(mark, int)
         self.mark = mark if ok else None
         self._released = (doc, sent + releases, released) if ok else None
